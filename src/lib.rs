@@ -1,0 +1,5 @@
+//! millbase: endgame databases and perfect play for Nine Men's Morris and its family.
+
+pub mod movegen;
+pub mod position;
+pub mod rules;
