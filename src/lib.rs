@@ -2,5 +2,6 @@
 
 pub mod index;
 pub mod movegen;
+pub mod notation;
 pub mod position;
 pub mod rules;
