@@ -5,3 +5,5 @@ pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod rules;
+pub mod solve;
+pub mod value;

@@ -1,0 +1,611 @@
+//! Retrograde analysis of one component: a sector, or a sector and its colour-swapped partner
+//! when moves alternate between them (the moving phase `w-b` / `b-w`).
+//!
+//! Moves that stay in the component (slides and flies that close no mill) are *internal*;
+//! placements and removals are *exits* into sectors solved before. The algorithm:
+//!
+//! 1. One forward pass over every slot: count the distinct internal successors, read every
+//!    exit's value, and note the fastest exit win, the slowest exit loss and any exit draw.
+//! 2. Level by level (plies 0, 1, 2, ...): positions decided at level `d` generate their
+//!    internal predecessors by un-moves. A loss at `d` makes each undecided predecessor a win
+//!    at `d + 1`; a win at `d` decrements each predecessor's counter, and a predecessor whose
+//!    counter reaches zero (every move loses) is a loss at `max(d + 1, slowest exit loss)`.
+//!    Exit wins enter at their own level if nothing faster was found.
+//! 3. Whatever is still undecided is a draw.
+//!
+//! Counters count distinct successor *slots*; where symmetric stone sets make two moves reach
+//! the same slot, both directions de-duplicate.
+
+use crate::index::{Sector, SectorIndex, next_combination, pdep};
+use crate::rules::{Bits, FullBoard, MIN_STONES, Variant};
+use crate::value::{DECIDED, MAX_PLIES, UNUSED, Value, WIN_FLAG};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, AtomicU16, Ordering::Relaxed};
+
+/// Values (16-bit encoded, see [`crate::value`]) of solved sectors, by sector.
+pub type SolvedValues = HashMap<Sector, Arc<Vec<u16>>>;
+
+/// Solve-time flag: undecided, but an exit guarantees at least a draw.
+const CANNOT_LOSE: u16 = 0x4000;
+
+/// Counts of a solved sector.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SectorStats {
+    /// Positions up to symmetry (used slots).
+    pub positions: u64,
+    /// Wins for the side to move.
+    pub wins: u64,
+    /// Losses for the side to move.
+    pub losses: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Longest win in plies (0 if none).
+    pub max_win: u16,
+    /// Longest loss in plies (`None` if no loss).
+    pub max_loss: Option<u16>,
+}
+
+impl SectorStats {
+    /// Count the values of a sector.
+    pub fn of(values: &[u16]) -> SectorStats {
+        values
+            .par_chunks(1 << 16)
+            .map(|chunk| {
+                let mut s = SectorStats::default();
+                for &c in chunk {
+                    match Value::decode(c) {
+                        None => continue,
+                        Some(Value::Draw) => s.draws += 1,
+                        Some(Value::Win(n)) => {
+                            s.wins += 1;
+                            s.max_win = s.max_win.max(n);
+                        }
+                        Some(Value::Loss(n)) => {
+                            s.losses += 1;
+                            s.max_loss = Some(s.max_loss.map_or(n, |m| m.max(n)));
+                        }
+                    }
+                    s.positions += 1;
+                }
+                s
+            })
+            .reduce(SectorStats::default, |a, b| SectorStats {
+                positions: a.positions + b.positions,
+                wins: a.wins + b.wins,
+                losses: a.losses + b.losses,
+                draws: a.draws + b.draws,
+                max_win: a.max_win.max(b.max_win),
+                max_loss: match (a.max_loss, b.max_loss) {
+                    (Some(x), Some(y)) => Some(x.max(y)),
+                    (x, y) => x.or(y),
+                },
+            })
+    }
+}
+
+/// Where the moves of a sector lead, apart from internal moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExitSectors {
+    /// A slide or fly that closes a mill and removes a stone (`None`: the opponent is left
+    /// with too few stones, an immediate win).
+    pub slide_removal: Option<Sector>,
+    /// A placement that closes no mill.
+    pub place: Option<Sector>,
+    /// A placement that closes a mill and removes a stone.
+    pub place_removal: Option<Sector>,
+}
+
+/// The sectors the moves of `s` can exit to (those a game can actually need).
+pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
+    let alive = |sec: Sector| (sec.w + sec.wf >= MIN_STONES).then_some(sec);
+    let can_slide = s.w > 0 && v.may_move(s.wf);
+    ExitSectors {
+        slide_removal: if can_slide && s.w >= 3 && s.b > 0 {
+            alive(Sector::new(s.b - 1, s.w, s.bf, s.wf))
+        } else {
+            None
+        },
+        place: (s.wf > 0).then(|| Sector::new(s.b, s.w + 1, s.bf, s.wf - 1)),
+        place_removal: if s.wf > 0 && s.w + 1 >= 3 && s.b > 0 {
+            alive(Sector::new(s.b - 1, s.w + 1, s.bf, s.wf - 1))
+        } else {
+            None
+        },
+    }
+}
+
+/// The solved sectors that solving the component of `s` reads.
+pub fn dependencies(v: &Variant, s: Sector) -> Vec<Sector> {
+    let mut deps = Vec::new();
+    for sec in component(s) {
+        let e = exit_sectors(v, sec);
+        for d in [e.slide_removal, e.place, e.place_removal]
+            .into_iter()
+            .flatten()
+        {
+            if !deps.contains(&d) {
+                deps.push(d);
+            }
+        }
+    }
+    deps
+}
+
+/// The sectors solved together with `s`: itself and, unless equal, its swapped partner.
+pub fn component(s: Sector) -> Vec<Sector> {
+    if s.swapped() == s {
+        vec![s]
+    } else {
+        vec![s, s.swapped()]
+    }
+}
+
+/// A solved exit sector ready for look-ups.
+struct ExitTable<'a> {
+    index: SectorIndex,
+    values: &'a [u16],
+}
+
+impl ExitTable<'_> {
+    #[inline]
+    fn code(&self, us: Bits, them: Bits) -> u16 {
+        self.values[self.index.slot(us, them) as usize]
+    }
+}
+
+/// Exit targets of one component sector; `None` inside means "the opponent has lost".
+struct Exits<'a> {
+    slide_removal: Option<ExitTable<'a>>,
+    place: Option<ExitTable<'a>>,
+    place_removal: Option<ExitTable<'a>>,
+}
+
+/// Running summary of a position's exits during the forward pass.
+#[derive(Default)]
+struct ExitSummary {
+    best_win: Option<u16>,
+    worst_loss: u16,
+    draw: bool,
+}
+
+impl ExitSummary {
+    /// Note a successor of code `code` (from the successor's side to move).
+    #[inline]
+    fn note(&mut self, code: u16) {
+        match Value::decode(code) {
+            Some(Value::Loss(k)) => self.win(k + 1),
+            Some(Value::Win(k)) => self.worst_loss = self.worst_loss.max(k + 1),
+            _ => self.draw = true,
+        }
+    }
+
+    #[inline]
+    fn win(&mut self, n: u16) {
+        self.best_win = Some(self.best_win.map_or(n, |b| b.min(n)));
+    }
+}
+
+/// One sector's working state.
+struct Work<'a> {
+    sector: Sector,
+    index: SectorIndex,
+    values: Vec<AtomicU16>,
+    counters: Vec<AtomicU8>,
+    exits: Exits<'a>,
+    partner: usize,
+}
+
+/// Progress reporting: called with units of work done (the total is twice the slot count).
+pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
+
+/// Result of solving one sector.
+pub struct Solved {
+    /// The sector.
+    pub sector: Sector,
+    /// Encoded values by slot ([`UNUSED`] for unused slots).
+    pub values: Vec<u16>,
+}
+
+/// Errors of the solver.
+#[derive(Debug)]
+pub enum SolveError {
+    /// An exit sector's values were not supplied.
+    MissingDependency(Sector),
+    /// The supplied values of an exit sector have the wrong length.
+    BadDependency(Sector),
+}
+
+impl std::fmt::Display for SolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolveError::MissingDependency(s) => write!(f, "sector {s} must be solved first"),
+            SolveError::BadDependency(s) => write!(f, "values of sector {s} have the wrong size"),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+fn zeroed_u16(n: usize) -> Vec<AtomicU16> {
+    std::iter::repeat_with(|| AtomicU16::new(0))
+        .take(n)
+        .collect()
+}
+
+fn zeroed_u8(n: usize) -> Vec<AtomicU8> {
+    std::iter::repeat_with(|| AtomicU8::new(0))
+        .take(n)
+        .collect()
+}
+
+/// Solve the component of `sector` (see [`component`]); `solved` must hold every sector in
+/// [`dependencies`]. Returns the component's sectors with their values.
+pub fn solve_component(
+    v: &Variant,
+    sector: Sector,
+    solved: &SolvedValues,
+    progress: Progress,
+) -> Result<Vec<Solved>, SolveError> {
+    let sectors = component(sector);
+    let table = |s: Option<Sector>| -> Result<Option<ExitTable>, SolveError> {
+        match s {
+            None => Ok(None),
+            Some(s) => {
+                let values = solved.get(&s).ok_or(SolveError::MissingDependency(s))?;
+                let index = SectorIndex::new(v, s);
+                if values.len() as u64 != index.slots() {
+                    return Err(SolveError::BadDependency(s));
+                }
+                Ok(Some(ExitTable { index, values }))
+            }
+        }
+    };
+    let mut work = Vec::new();
+    for (i, &s) in sectors.iter().enumerate() {
+        let e = exit_sectors(v, s);
+        let index = SectorIndex::new(v, s);
+        let slots = index.slots() as usize;
+        assert!(slots < u32::MAX as usize, "sector {s} has too many slots");
+        work.push(Work {
+            sector: s,
+            index,
+            values: zeroed_u16(slots),
+            counters: zeroed_u8(slots),
+            exits: Exits {
+                slide_removal: table(e.slide_removal)?,
+                place: table(e.place)?,
+                place_removal: table(e.place_removal)?,
+            },
+            partner: if sectors.len() == 2 { 1 - i } else { i },
+        });
+    }
+    let mut levels = Levels::default();
+    for i in 0..work.len() {
+        let found = forward_pass(v, &work, i, progress);
+        levels.merge(i, found);
+    }
+    let mut d = 0usize;
+    while d < levels.len() {
+        // Exit wins enter at their level unless something faster was found.
+        for i in 0..work.len() {
+            let entering = std::mem::take(&mut levels.exit_wins[d][i]);
+            let w = &work[i];
+            let code = DECIDED | WIN_FLAG | d as u16;
+            let won: Vec<u32> = entering
+                .into_par_iter()
+                .filter(|&slot| {
+                    let cell = &w.values[slot as usize];
+                    let cur = cell.load(Relaxed);
+                    cur & DECIDED == 0 && cell.compare_exchange(cur, code, Relaxed, Relaxed).is_ok()
+                })
+                .collect();
+            levels.frontier[d][i].extend(won);
+        }
+        for i in 0..work.len() {
+            let frontier = std::mem::take(&mut levels.frontier[d][i]);
+            let found = propagate(v, &work, i, &frontier, d as u16, progress);
+            levels.merge(work[i].partner, found);
+        }
+        d += 1;
+    }
+    Ok(work
+        .into_iter()
+        .map(|w| Solved {
+            sector: w.sector,
+            values: w
+                .values
+                .into_par_iter()
+                .map(|c| {
+                    let c = c.into_inner();
+                    if c == UNUSED {
+                        UNUSED
+                    } else if c & DECIDED != 0 {
+                        c
+                    } else {
+                        Value::Draw.encode()
+                    }
+                })
+                .collect(),
+        })
+        .collect())
+}
+
+/// Positions entering at later levels, found by one pass.
+#[derive(Default)]
+struct Found {
+    /// (level, slot) of decided positions.
+    decided: Vec<(u16, u32)>,
+    /// (level, slot) of exit wins waiting for their level.
+    exit_wins: Vec<(u16, u32)>,
+}
+
+impl Found {
+    fn join(mut self, mut other: Found) -> Found {
+        if self.decided.len() < other.decided.len() {
+            std::mem::swap(&mut self.decided, &mut other.decided);
+        }
+        self.decided.extend(other.decided);
+        if self.exit_wins.len() < other.exit_wins.len() {
+            std::mem::swap(&mut self.exit_wins, &mut other.exit_wins);
+        }
+        self.exit_wins.extend(other.exit_wins);
+        self
+    }
+}
+
+/// Work lists by level and by component sector.
+#[derive(Default)]
+struct Levels {
+    frontier: Vec<[Vec<u32>; 2]>,
+    exit_wins: Vec<[Vec<u32>; 2]>,
+}
+
+impl Levels {
+    fn len(&self) -> usize {
+        self.frontier.len()
+    }
+
+    fn grow(&mut self, level: usize) {
+        while self.frontier.len() <= level {
+            self.frontier.push(Default::default());
+            self.exit_wins.push(Default::default());
+        }
+    }
+
+    fn merge(&mut self, sector: usize, found: Found) {
+        for (level, slot) in found.decided {
+            self.grow(level as usize);
+            self.frontier[level as usize][sector].push(slot);
+        }
+        for (level, slot) in found.exit_wins {
+            self.grow(level as usize);
+            self.exit_wins[level as usize][sector].push(slot);
+        }
+    }
+}
+
+#[inline]
+fn bits(mut b: Bits) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if b == 0 {
+            None
+        } else {
+            let p = b.trailing_zeros() as u8;
+            b &= b - 1;
+            Some(p)
+        }
+    })
+}
+
+/// The forward pass over sector `i`: initial states, counters, exit values.
+fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Found {
+    let w = &work[i];
+    let partner = &work[w.partner];
+    let s = w.sector;
+    let board = v.board();
+    let full = board.full();
+    let orbits = w.index.us_orbits;
+    let per_orbit = w.index.per_orbit;
+    let can_slide = s.w > 0 && v.may_move(s.wf);
+    let flies = v.flies(s.w, s.wf);
+    let them_orbits = partner.index.us_orbits;
+    (0..orbits.len() as u32)
+        .into_par_iter()
+        .fold(Found::default, |mut found, orbit| {
+            let us = orbits.rep(orbit);
+            let stab = orbits.stabilizer(orbit);
+            let free = full & !us;
+            let base = orbit as u64 * per_orbit as u64;
+            let mut combo: Bits = (1u32 << s.b) - 1;
+            let mut succ_slots: Vec<u32> = Vec::new();
+            for rank in 0..per_orbit {
+                let slot = (base + rank as u64) as usize;
+                let them = pdep(combo, free);
+                combo = next_combination(combo);
+                if stab != 0 && w.index.opponent_rank(us, stab, them) != rank {
+                    w.values[slot].store(UNUSED, Relaxed);
+                    continue;
+                }
+                let empty = free & !them;
+                let removable = board.removable(them, v.remove_from_mills);
+                let mut ex = ExitSummary::default();
+                let mut internal = 0u32;
+                let mut any_move = false;
+                // Successors in the partner need de-duplication when `them` is symmetric.
+                let dedup = them_orbits.stabilizer(them_orbits.canonical(them).0) != 0;
+                succ_slots.clear();
+                if can_slide {
+                    for from in bits(us) {
+                        let targets = if flies {
+                            empty
+                        } else {
+                            board.adjacent(from) & empty
+                        };
+                        let after = us & !(1 << from);
+                        for to in bits(targets) {
+                            any_move = true;
+                            let moved = after | 1 << to;
+                            if them != 0 && board.in_mill(moved, to) {
+                                match &w.exits.slide_removal {
+                                    None => ex.win(1),
+                                    Some(t) => {
+                                        for r in bits(removable) {
+                                            ex.note(t.code(them & !(1 << r), moved));
+                                        }
+                                    }
+                                }
+                            } else if dedup {
+                                succ_slots.push(partner.index.slot(them, moved) as u32);
+                            } else {
+                                internal += 1;
+                            }
+                        }
+                    }
+                }
+                if s.wf > 0 {
+                    for to in bits(empty) {
+                        any_move = true;
+                        let placed = us | 1 << to;
+                        if them != 0 && board.in_mill(placed, to) {
+                            match &w.exits.place_removal {
+                                None => ex.win(1),
+                                Some(t) => {
+                                    for r in bits(removable) {
+                                        ex.note(t.code(them & !(1 << r), placed));
+                                    }
+                                }
+                            }
+                        } else if let Some(t) = &w.exits.place {
+                            ex.note(t.code(them, placed));
+                        }
+                    }
+                }
+                if dedup {
+                    succ_slots.sort_unstable();
+                    succ_slots.dedup();
+                    internal = succ_slots.len() as u32;
+                }
+                debug_assert!(internal < 256);
+                w.counters[slot].store(internal as u8, Relaxed);
+                let state = if !any_move {
+                    if empty == 0 && v.full_board == FullBoard::Draw {
+                        CANNOT_LOSE
+                    } else {
+                        found.decided.push((0, slot as u32));
+                        DECIDED
+                    }
+                } else if let Some(n) = ex.best_win {
+                    found.exit_wins.push((n, slot as u32));
+                    CANNOT_LOSE
+                } else if ex.draw {
+                    CANNOT_LOSE
+                } else if internal == 0 {
+                    found.decided.push((ex.worst_loss, slot as u32));
+                    DECIDED | ex.worst_loss
+                } else {
+                    ex.worst_loss
+                };
+                w.values[slot].store(state, Relaxed);
+            }
+            progress(per_orbit as u64);
+            found
+        })
+        .reduce(Found::default, Found::join)
+}
+
+/// Process the positions of sector `i` decided at level `d`: update their predecessors in the
+/// partner sector.
+fn propagate(
+    v: &Variant,
+    work: &[Work],
+    i: usize,
+    frontier: &[u32],
+    d: u16,
+    progress: Progress,
+) -> Found {
+    let w = &work[i];
+    let pred = &work[w.partner];
+    let s = w.sector;
+    let board = v.board();
+    let full = board.full();
+    // The opponent made the last move: it had `s.b` stones and `s.bf` in hand.
+    if s.b == 0 || !v.may_move(s.bf) {
+        progress(frontier.len() as u64);
+        return Found::default();
+    }
+    let flies = v.flies(s.b, s.bf);
+    let next = d + 1;
+    assert!(next < MAX_PLIES, "distance overflow");
+    frontier
+        .par_chunks(1024)
+        .fold(Found::default, |mut found, chunk| {
+            let mut preds: Vec<u32> = Vec::new();
+            for &slot in chunk {
+                let code = w.values[slot as usize].load(Relaxed);
+                let won = code & WIN_FLAG != 0;
+                let (us, them) = w
+                    .index
+                    .position(slot as u64)
+                    .expect("decided slots are used");
+                let empty = full & !(us | them);
+                preds.clear();
+                for to in bits(them) {
+                    if us != 0 && board.in_mill(them, to) {
+                        continue; // that move closed a mill and removed a stone: an exit
+                    }
+                    let sources = if flies {
+                        empty
+                    } else {
+                        board.adjacent(to) & empty
+                    };
+                    let without = them & !(1 << to);
+                    for from in bits(sources) {
+                        preds.push(pred.index.slot(without | 1 << from, us) as u32);
+                    }
+                }
+                if won {
+                    // Each distinct predecessor slot loses one option.
+                    if w.index
+                        .us_orbits
+                        .stabilizer(w.index.us_orbits.canonical(us).0)
+                        != 0
+                    {
+                        preds.sort_unstable();
+                        preds.dedup();
+                    }
+                    for &p in &preds {
+                        let cell = &pred.values[p as usize];
+                        let cur = cell.load(Relaxed);
+                        if cur & (DECIDED | CANNOT_LOSE) != 0 {
+                            continue;
+                        }
+                        if pred.counters[p as usize].fetch_sub(1, Relaxed) == 1 {
+                            let level = next.max(cur);
+                            if cell
+                                .compare_exchange(cur, DECIDED | level, Relaxed, Relaxed)
+                                .is_ok()
+                            {
+                                found.decided.push((level, p));
+                            }
+                        }
+                    }
+                } else {
+                    let code = DECIDED | WIN_FLAG | next;
+                    for &p in &preds {
+                        let cell = &pred.values[p as usize];
+                        let cur = cell.load(Relaxed);
+                        if cur & DECIDED == 0
+                            && cell.compare_exchange(cur, code, Relaxed, Relaxed).is_ok()
+                        {
+                            found.decided.push((next, p));
+                        }
+                    }
+                }
+            }
+            progress(chunk.len() as u64);
+            found
+        })
+        .reduce(Found::default, Found::join)
+}
