@@ -213,7 +213,10 @@ pub struct SymmetryTables {
 impl SymmetryTables {
     fn build(board: &Board) -> SymmetryTables {
         let syms = board.symmetries();
-        assert!(syms.len() <= 16, "symmetry groups of at most 16 elements are supported");
+        assert!(
+            syms.len() <= 16,
+            "symmetry groups of at most 16 elements are supported"
+        );
         let lut = syms
             .iter()
             .map(|perm| {
@@ -247,7 +250,9 @@ impl SymmetryTables {
     #[inline]
     pub fn apply(&self, sym: usize, set: Bits) -> Bits {
         let t = &self.lut[sym];
-        t[0][(set & 0xff) as usize] | t[1][((set >> 8) & 0xff) as usize] | t[2][(set >> 16) as usize]
+        t[0][(set & 0xff) as usize]
+            | t[1][((set >> 8) & 0xff) as usize]
+            | t[2][(set >> 16) as usize]
     }
 
     /// The symmetry that undoes `sym`.
@@ -414,7 +419,10 @@ impl SectorIndex {
     pub fn new(variant: &Variant, sector: Sector) -> SectorIndex {
         let tables = BoardTables::of(variant.board_kind);
         let n = tables.board.len() as u32;
-        assert!(sector.fits(variant), "sector {sector} does not fit {variant}");
+        assert!(
+            sector.fits(variant),
+            "sector {sector} does not fit {variant}"
+        );
         SectorIndex {
             sector,
             tables,
@@ -501,7 +509,9 @@ mod tests {
     fn sector_3_3_has_169626_positions() {
         let v = Variant::standard();
         let idx = SectorIndex::new(&v, Sector::moving(3, 3));
-        let used = (0..idx.slots()).filter(|&s| idx.position(s).is_some()).count();
+        let used = (0..idx.slots())
+            .filter(|&s| idx.position(s).is_some())
+            .count();
         assert_eq!(used, 169_626);
         assert_eq!(idx.slots(), 158 * 1330);
     }
