@@ -178,7 +178,11 @@ pub fn unmoves(v: &Variant, pos: &Position) -> Vec<(Move, Position)> {
             if !prev.too_few(pos.to_move) {
                 out.push((mv, prev));
             }
-            return;
+            if !closes {
+                return;
+            }
+            // With no victim stone on the board the mill may also have removed the victim's
+            // only stone: fall through to restore it.
         }
         if victim_total + 1 > v.stones || victim_total + 1 < crate::rules::MIN_STONES {
             return;
