@@ -1,1 +1,13 @@
-fn main() {}
+//! The `millbase` command-line program.
+
+mod cli;
+
+use clap::Parser;
+
+fn main() {
+    let cli = cli::Cli::parse();
+    if let Err(e) = cli::run(cli) {
+        eprintln!("millbase: error: {}", e.message);
+        std::process::exit(e.code);
+    }
+}

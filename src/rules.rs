@@ -339,7 +339,7 @@ impl Board {
     pub fn in_mill(&self, stones: Bits, p: u8) -> bool {
         self.point_mills[p as usize]
             .iter()
-            .any(|&m| stones & m == m)
+            .any(|&m| m & !stones == 0)
     }
 
     /// The stones of `stones` that stand in at least one mill.
