@@ -1,9 +1,12 @@
 //! millbase: endgame databases and perfect play for Nine Men's Morris and its family.
 
+pub mod generate;
 pub mod index;
 pub mod movegen;
 pub mod notation;
 pub mod position;
 pub mod rules;
 pub mod solve;
+pub mod table;
 pub mod value;
+pub mod verify;
