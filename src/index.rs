@@ -131,19 +131,50 @@ pub fn binomial(n: u32, k: u32) -> u32 {
     }
 }
 
-/// Colexicographic rank of a set among the sets of the same size.
+/// Colexicographic rank of a set among the sets of the same size: the sum of C(p_i, i) over
+/// its points p_1 < p_2 < ..., computed from three byte-wise partial sums.
 #[inline]
-pub fn colex_rank(mut set: Bits) -> u32 {
-    let mut rank = 0;
-    let mut i = 1;
-    while set != 0 {
-        let p = set.trailing_zeros() as usize;
-        set &= set - 1;
-        rank += BINOMIALS.0[p][i];
-        i += 1;
-    }
-    rank
+pub fn colex_rank(set: Bits) -> u32 {
+    let t = &RANK_TABLES.0;
+    let b0 = (set & 0xff) as usize;
+    let b1 = ((set >> 8) & 0xff) as usize;
+    let b2 = ((set >> 16) & 0xff) as usize;
+    let c0 = b0.count_ones() as usize;
+    let c1 = c0 + b1.count_ones() as usize;
+    t[0][0][b0] + t[1][c0][b1] + t[2][c1][b2]
 }
+
+/// `RANK_TABLES.0[chunk][before][byte]`: the part of a colex rank contributed by the points of
+/// `byte` at bit offset `8 * chunk` when `before` points lie below it.
+struct RankTables([[[u32; 256]; 17]; 3]);
+
+static RANK_TABLES: RankTables = {
+    let mut t = [[[0u32; 256]; 17]; 3];
+    let mut chunk = 0;
+    while chunk < 3 {
+        let mut before = 0;
+        while before < 17 {
+            let mut byte = 0;
+            while byte < 256 {
+                let mut sum = 0;
+                let mut i = before;
+                let mut bit = 0;
+                while bit < 8 {
+                    if byte & (1 << bit) != 0 {
+                        i += 1;
+                        sum += BINOMIALS.0[chunk * 8 + bit][i];
+                    }
+                    bit += 1;
+                }
+                t[chunk][before][byte] = sum;
+                byte += 1;
+            }
+            before += 1;
+        }
+        chunk += 1;
+    }
+    RankTables(t)
+};
 
 /// The `k`-element set with colexicographic rank `rank`.
 pub fn colex_unrank(mut rank: u32, k: u32) -> Bits {
@@ -207,7 +238,8 @@ pub fn pdep(x: Bits, mask: Bits) -> Bits {
 /// Fast application of a board's symmetries to point sets (three byte look-ups each).
 pub struct SymmetryTables {
     lut: Vec<[[Bits; 256]; 3]>,
-    inverse: Vec<u8>,
+    /// `compose[a][b]`: the symmetry "apply `b`, then `a`".
+    compose: Vec<[u8; 16]>,
 }
 
 impl SymmetryTables {
@@ -234,16 +266,18 @@ impl SymmetryTables {
                 t
             })
             .collect();
-        let inverse = syms
+        let compose = syms
             .iter()
-            .map(|perm| {
-                let inv: Vec<u8> = (0..perm.len())
-                    .map(|p| perm.iter().position(|&q| q as usize == p).unwrap() as u8)
-                    .collect();
-                syms.iter().position(|s| *s == inv).unwrap() as u8
+            .map(|a| {
+                let mut row = [0u8; 16];
+                for (bi, b) in syms.iter().enumerate() {
+                    let ab: Vec<u8> = b.iter().map(|&p| a[p as usize]).collect();
+                    row[bi] = syms.iter().position(|s| *s == ab).unwrap() as u8;
+                }
+                row
             })
             .collect();
-        SymmetryTables { lut, inverse }
+        SymmetryTables { lut, compose }
     }
 
     /// Image of `set` under symmetry `sym`.
@@ -255,10 +289,20 @@ impl SymmetryTables {
             | t[2][(set >> 16) as usize]
     }
 
-    /// The symmetry that undoes `sym`.
+    /// The symmetry "apply `b`, then `a`".
     #[inline]
-    pub fn inverse(&self, sym: usize) -> usize {
-        self.inverse[sym] as usize
+    pub fn compose(&self, a: usize, b: usize) -> usize {
+        self.compose[a][b] as usize
+    }
+
+    /// The images of `set` under every symmetry (unused entries repeat `set`).
+    #[inline]
+    pub fn images(&self, set: Bits) -> [Bits; 16] {
+        let mut out = [set; 16];
+        for (s, img) in out.iter_mut().enumerate().take(self.len()) {
+            *img = self.apply(s, set);
+        }
+        out
     }
 
     /// Number of symmetries.
@@ -462,6 +506,36 @@ impl SectorIndex {
         orbit as u64 * self.per_orbit as u64 + rank as u64
     }
 
+    /// Slot of the position (`us`, `them`) given the images of `them` under every symmetry
+    /// ([`SymmetryTables::images`]): cheaper when many positions share `them`.
+    #[inline]
+    pub fn slot_from_images(&self, us: Bits, them_images: &[Bits; 16]) -> u64 {
+        let (orbit, sym) = self.us_orbits.canonical(us);
+        let empty = self.full & !self.us_orbits.rep(orbit);
+        let mut rank = colex_rank(pext(them_images[sym], empty));
+        let mut stab = self.us_orbits.stabilizer(orbit);
+        while stab != 0 {
+            let t = stab.trailing_zeros() as usize;
+            stab &= stab - 1;
+            let img = them_images[self.tables.syms.compose(t, sym)];
+            rank = rank.min(colex_rank(pext(img, empty)));
+        }
+        orbit as u64 * self.per_orbit as u64 + rank as u64
+    }
+
+    /// The position of a used slot without checking that it is used (for slots known to be
+    /// canonical, such as those the solver decided).
+    #[inline]
+    pub fn position_of_used(&self, slot: u64) -> (Bits, Bits) {
+        let orbit = (slot / self.per_orbit as u64) as u32;
+        let rank = (slot % self.per_orbit as u64) as u32;
+        let rep = self.us_orbits.rep(orbit);
+        (
+            rep,
+            pdep(colex_unrank(rank, self.sector.b as u32), self.full & !rep),
+        )
+    }
+
     /// The canonical position of a slot, or `None` for an unused slot.
     pub fn position(&self, slot: u64) -> Option<(Bits, Bits)> {
         if slot >= self.slots() {
@@ -491,6 +565,19 @@ mod tests {
         ];
         for (k, &n) in expect.iter().enumerate() {
             assert_eq!(t.orbits(k as u32).len(), n, "k = {k}");
+        }
+    }
+
+    #[test]
+    fn colex_rank_matches_binomial_sum() {
+        let mut set: Bits = 0b1011;
+        for _ in 0..5000 {
+            let mut expect = 0;
+            for (i, p) in (0..24).filter(|p| set & 1 << p != 0).enumerate() {
+                expect += binomial(p, i as u32 + 1);
+            }
+            assert_eq!(colex_rank(set), expect);
+            set = next_combination(set).wrapping_mul(3) & 0xFF_FFFF | 1;
         }
     }
 
@@ -530,7 +617,9 @@ mod tests {
                 let (cu, ct) = idx.position(slot).expect("slot of a position is used");
                 assert_eq!(idx.slot(cu, ct), slot);
                 for s in 0..syms.len() {
-                    assert_eq!(idx.slot(syms.apply(s, us), syms.apply(s, them)), slot);
+                    let (u, t) = (syms.apply(s, us), syms.apply(s, them));
+                    assert_eq!(idx.slot(u, t), slot);
+                    assert_eq!(idx.slot_from_images(u, &syms.images(t)), slot);
                 }
                 checked += 1;
                 let next = pext(them, !us & 0xFF_FFFF);

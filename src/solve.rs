@@ -281,10 +281,15 @@ pub fn solve_component(
             partner: if sectors.len() == 2 { 1 - i } else { i },
         });
     }
+    let trace = std::env::var_os("MILLBASE_TRACE").is_some();
+    let started = std::time::Instant::now();
     let mut levels = Levels::default();
     for i in 0..work.len() {
         let found = forward_pass(v, &work, i, progress);
         levels.merge(i, found);
+    }
+    if trace {
+        eprintln!("{sector}: forward pass {:.2?}", started.elapsed());
     }
     let mut d = 0usize;
     while d < levels.len() {
@@ -309,6 +314,9 @@ pub fn solve_component(
             levels.merge(work[i].partner, found);
         }
         d += 1;
+    }
+    if trace {
+        eprintln!("{sector}: {d} levels, total {:.2?}", started.elapsed());
     }
     Ok(work
         .into_iter()
@@ -536,6 +544,7 @@ fn propagate(
         return Found::default();
     }
     let flies = v.flies(s.b, s.bf);
+    let syms = &w.index.tables.syms;
     let next = d + 1;
     assert!(next < MAX_PLIES, "distance overflow");
     frontier
@@ -545,10 +554,8 @@ fn propagate(
             for &slot in chunk {
                 let code = w.values[slot as usize].load(Relaxed);
                 let won = code & WIN_FLAG != 0;
-                let (us, them) = w
-                    .index
-                    .position(slot as u64)
-                    .expect("decided slots are used");
+                let (us, them) = w.index.position_of_used(slot as u64);
+                let us_images = syms.images(us);
                 let empty = full & !(us | them);
                 preds.clear();
                 for to in bits(them) {
@@ -562,7 +569,9 @@ fn propagate(
                     };
                     let without = them & !(1 << to);
                     for from in bits(sources) {
-                        preds.push(pred.index.slot(without | 1 << from, us) as u32);
+                        preds.push(
+                            pred.index.slot_from_images(without | 1 << from, &us_images) as u32
+                        );
                     }
                 }
                 if won {
