@@ -294,9 +294,8 @@ pub fn solve_component(
     let mut d = 0usize;
     while d < levels.len() {
         // Exit wins enter at their level unless something faster was found.
-        for i in 0..work.len() {
+        for (i, w) in work.iter().enumerate() {
             let entering = std::mem::take(&mut levels.exit_wins[d][i]);
-            let w = &work[i];
             let code = DECIDED | WIN_FLAG | d as u16;
             let won: Vec<u32> = entering
                 .into_par_iter()

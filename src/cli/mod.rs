@@ -6,6 +6,7 @@
 //! [`ConventionArg`]) and helpers ([`position_arg`], [`emit`]) are here.
 
 mod game;
+mod generate;
 
 use clap::{Args, Parser, Subcommand};
 use millbase::movegen::Convention;
@@ -37,6 +38,10 @@ pub enum Command {
     Moves(game::MovesArgs),
     /// Count the leaf nodes of the move tree of a given depth (perft).
     Perft(game::PerftArgs),
+    /// Solve sectors (and everything they depend on) into a table directory.
+    Generate(generate::GenerateArgs),
+    /// Per-sector counts of a table directory: positions, wins, losses, draws, longest ones.
+    Stats(generate::StatsArgs),
 }
 
 /// Run a parsed command line.
@@ -44,6 +49,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Moves(args) => game::moves(&args),
         Command::Perft(args) => game::perft(&args),
+        Command::Generate(args) => generate::run_generate(&args),
+        Command::Stats(args) => generate::run_stats(&args),
     }
 }
 

@@ -1,0 +1,267 @@
+//! `generate` and `stats`: solving sectors into a directory and summarising its tables.
+
+use super::{CliError, VariantArg, emit};
+use clap::Args;
+use indicatif::{MultiProgress, ProgressBar, ProgressState, ProgressStyle};
+use millbase::generate::{
+    ComponentReport, GenerateObserver, component_work, generate, moving_sectors_up_to,
+    solving_order,
+};
+use millbase::index::Sector;
+use millbase::rules::Variant;
+use millbase::solve::{SectorStats, component};
+use millbase::table::{EXTENSION, read_table, table_is_valid};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Arguments of `millbase generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    /// Directory for the tables [default: data/<variant>].
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Do not draw progress bars.
+    #[arg(long)]
+    quiet: bool,
+    /// Sectors to solve, as w-b (moving phase) or w-b-wf-bf, counted from the side to move;
+    /// everything they depend on is solved too. Default: every moving-phase sector with
+    /// w + b <= 10.
+    #[arg(value_name = "SECTOR")]
+    sectors: Vec<String>,
+}
+
+/// Arguments of `millbase stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    /// Directory of the tables [default: data/<variant>].
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Print a JSON array of objects instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The table directory: `--dir` or `data/<variant>`.
+pub fn table_dir(dir: &Option<PathBuf>, v: &Variant) -> PathBuf {
+    dir.clone()
+        .unwrap_or_else(|| Path::new("data").join(v.name))
+}
+
+/// Parse sector names, checking that they fit the variant.
+pub fn parse_sectors(v: &Variant, names: &[String]) -> Result<Vec<Sector>, CliError> {
+    names
+        .iter()
+        .map(|n| {
+            let s: Sector = n.parse().map_err(|e| CliError::usage(format!("{e}")))?;
+            if !s.fits(v) || s.w + s.wf < 3 || s.b + s.bf < 3 {
+                return Err(CliError::usage(format!(
+                    "sector {s} is not a position set of variant {v}: each side needs 3 to {} \
+                     stones (on board plus in hand) and both fit on its {} points",
+                    v.stones,
+                    v.board().len()
+                )));
+            }
+            Ok(s)
+        })
+        .collect()
+}
+
+/// Progress bars: one for the whole run, one for the component being solved.
+struct Bars {
+    multi: MultiProgress,
+    overall: ProgressBar,
+    current: Mutex<Option<ProgressBar>>,
+}
+
+fn style(prefix: &str) -> ProgressStyle {
+    ProgressStyle::with_template(&format!(
+        "{prefix} {{msg:>18}} [{{bar:32}}] {{percent:>3}}% {{pps}} ETA {{eta}}"
+    ))
+    .expect("valid template")
+    .with_key("pps", |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+        // Two work units per position: the forward pass and the propagation.
+        let rate = s.pos() as f64 / 2.0 / s.elapsed().as_secs_f64().max(1e-9);
+        let _ = write!(w, "{:>6.2} M pos/s", rate / 1e6);
+    })
+    .progress_chars("=> ")
+}
+
+impl GenerateObserver for Bars {
+    fn component_started(&self, sectors: &[Sector], work: u64) {
+        let bar = self
+            .multi
+            .insert_before(&self.overall, ProgressBar::new(work));
+        bar.set_style(style("sector "));
+        let names: Vec<String> = sectors.iter().map(|s| s.to_string()).collect();
+        bar.set_message(names.join(" "));
+        *self.current.lock().unwrap() = Some(bar);
+    }
+
+    fn advance(&self, units: u64) {
+        if let Some(bar) = self.current.lock().unwrap().as_ref() {
+            bar.inc(units);
+        }
+        self.overall.inc(units);
+    }
+
+    fn component_finished(&self, report: &ComponentReport) {
+        if let Some(bar) = self.current.lock().unwrap().take() {
+            // Propagation skips draws: count the rest of the component as done.
+            let rest = bar.length().unwrap_or(0).saturating_sub(bar.position());
+            self.overall.inc(rest);
+            bar.finish_and_clear();
+        }
+        let line = report_line(report);
+        self.multi.suspend(|| println!("{line}"));
+    }
+}
+
+fn report_line(r: &ComponentReport) -> String {
+    let names: Vec<String> = r.sectors.iter().map(|s| s.to_string()).collect();
+    let names = names.join(" + ");
+    if !r.solved {
+        return format!("{names}: already solved, kept");
+    }
+    let secs = r.elapsed.as_secs_f64();
+    let mut line = format!(
+        "{names}: {} positions in {secs:.2} s ({:.2} M positions/s)",
+        r.positions,
+        r.positions as f64 / secs.max(1e-9) / 1e6
+    );
+    if let Some(peak) = r.peak_memory {
+        let _ = write!(line, ", peak memory {} MiB", peak >> 20);
+    }
+    line
+}
+
+/// `millbase generate`.
+pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
+    let v = args.variant.get()?;
+    let dir = table_dir(&args.dir, &v);
+    let targets = if args.sectors.is_empty() {
+        moving_sectors_up_to(&v, 10)
+    } else {
+        parse_sectors(&v, &args.sectors)?
+    };
+    let todo: u64 = solving_order(&v, &targets)
+        .into_iter()
+        .filter(|&first| {
+            !component(first)
+                .iter()
+                .all(|&s| table_is_valid(&dir, &v, s))
+        })
+        .map(|first| component_work(&v, first))
+        .sum();
+    let multi = if args.quiet {
+        MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden())
+    } else {
+        MultiProgress::new()
+    };
+    let overall = multi.add(ProgressBar::new(todo));
+    overall.set_style(style("overall"));
+    overall.set_message(format!("{} {}", v.name, dir.display()));
+    let bars = Bars {
+        multi,
+        overall,
+        current: Mutex::new(None),
+    };
+    let start = std::time::Instant::now();
+    let reports = generate(&v, &dir, &targets, &bars)
+        .map_err(|e| CliError::failure(format!("generation stopped: {e}")))?;
+    bars.overall.finish_and_clear();
+    let solved: Vec<&ComponentReport> = reports.iter().filter(|r| r.solved).collect();
+    let positions: u64 = solved.iter().map(|r| r.positions).sum();
+    let peak = solved.iter().filter_map(|r| r.peak_memory).max();
+    let secs = start.elapsed().as_secs_f64();
+    let mut line = format!(
+        "done: {} sectors solved ({positions} positions) in {secs:.1} s, {} already present, in {}",
+        solved.iter().map(|r| r.sectors.len()).sum::<usize>(),
+        reports
+            .iter()
+            .filter(|r| !r.solved)
+            .map(|r| r.sectors.len())
+            .sum::<usize>(),
+        dir.display()
+    );
+    if let Some(p) = peak {
+        let _ = write!(line, "; peak memory {} MiB", p >> 20);
+    }
+    emit(&format!("{line}\n"))
+}
+
+/// The sectors with a table file in `dir`, in a stable order.
+pub fn sectors_in_dir(dir: &Path) -> Result<Vec<Sector>, CliError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        CliError::usage(format!(
+            "cannot read table directory {}: {e}",
+            dir.display()
+        ))
+    })?;
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if let Some(stem) = name.strip_suffix(&format!(".{EXTENSION}"))
+            && let Ok(s) = stem.parse::<Sector>()
+        {
+            out.push(s);
+        }
+    }
+    out.sort_by_key(|s| (s.w + s.b + s.wf + s.bf, s.wf + s.bf, s.w, s.b, s.wf, s.bf));
+    Ok(out)
+}
+
+/// `millbase stats`.
+pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
+    let v = args.variant.get()?;
+    let dir = table_dir(&args.dir, &v);
+    let sectors = sectors_in_dir(&dir)?;
+    let mut rows = Vec::new();
+    for s in sectors {
+        let values = read_table(&dir, &v, s).map_err(|e| CliError::usage(e.to_string()))?;
+        rows.push((s, SectorStats::of(&values)));
+    }
+    let text = if args.json {
+        let arr: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(s, st)| {
+                serde_json::json!({
+                    "sector": s.to_string(),
+                    "positions": st.positions,
+                    "wins": st.wins,
+                    "losses": st.losses,
+                    "draws": st.draws,
+                    "max_win": (st.wins > 0).then_some(st.max_win),
+                    "max_loss": st.max_loss,
+                })
+            })
+            .collect();
+        format!("{}\n", serde_json::Value::Array(arr))
+    } else {
+        let mut t = format!(
+            "{:<12} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8}\n",
+            "sector", "positions", "wins", "losses", "draws", "max win", "max loss"
+        );
+        for (s, st) in &rows {
+            let dash = |x: Option<u16>| x.map_or("-".to_string(), |n| n.to_string());
+            let _ = writeln!(
+                t,
+                "{:<12} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8}",
+                s.to_string(),
+                st.positions,
+                st.wins,
+                st.losses,
+                st.draws,
+                dash((st.wins > 0).then_some(st.max_win)),
+                dash(st.max_loss)
+            );
+        }
+        t
+    };
+    emit(&text)
+}
