@@ -165,6 +165,7 @@ struct Exits<'a> {
 /// Running summary of a position's exits during the forward pass.
 #[derive(Default)]
 struct ExitSummary {
+    any: bool,
     best_win: Option<u16>,
     worst_loss: u16,
     draw: bool,
@@ -174,6 +175,7 @@ impl ExitSummary {
     /// Note a successor of code `code` (from the successor's side to move).
     #[inline]
     fn note(&mut self, code: u16) {
+        self.any = true;
         match Value::decode(code) {
             Some(Value::Loss(k)) => self.win(k + 1),
             Some(Value::Win(k)) => self.worst_loss = self.worst_loss.max(k + 1),
@@ -181,8 +183,22 @@ impl ExitSummary {
         }
     }
 
+    /// The best exit for the side to move, encoded; [`UNUSED`] if there is no exit.
+    fn best(&self) -> u16 {
+        if let Some(n) = self.best_win {
+            Value::Win(n).encode()
+        } else if self.draw {
+            Value::Draw.encode()
+        } else if self.any {
+            Value::Loss(self.worst_loss).encode()
+        } else {
+            UNUSED
+        }
+    }
+
     #[inline]
     fn win(&mut self, n: u16) {
+        self.any = true;
         self.best_win = Some(self.best_win.map_or(n, |b| b.min(n)));
     }
 }
@@ -192,6 +208,7 @@ struct Work<'a> {
     sector: Sector,
     index: SectorIndex,
     values: Vec<AtomicU16>,
+    exit_best: Vec<AtomicU16>,
     counters: Vec<AtomicU8>,
     exits: Exits<'a>,
     partner: usize,
@@ -206,6 +223,11 @@ pub struct Solved {
     pub sector: Sector,
     /// Encoded values by slot ([`UNUSED`] for unused slots).
     pub values: Vec<u16>,
+    /// Per slot, the encoded value of the best exit (a move into another sector: a removal or
+    /// a placement) for the side to move, or [`UNUSED`] if the position has no exit. The true
+    /// value is never worse than this; where it is equal, a table may store any value that is
+    /// not better ("don't care") and the probe repairs it with a one-ply look at the exits.
+    pub exit_best: Vec<u16>,
 }
 
 /// Errors of the solver.
@@ -272,6 +294,7 @@ pub fn solve_component(
             sector: s,
             index,
             values: zeroed_u16(slots),
+            exit_best: zeroed_u16(slots),
             counters: zeroed_u8(slots),
             exits: Exits {
                 slide_removal: table(e.slide_removal)?,
@@ -334,6 +357,11 @@ pub fn solve_component(
                         Value::Draw.encode()
                     }
                 })
+                .collect(),
+            exit_best: w
+                .exit_best
+                .into_par_iter()
+                .map(|c| c.into_inner())
                 .collect(),
         })
         .collect())
@@ -433,6 +461,7 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                 combo = next_combination(combo);
                 if stab != 0 && w.index.opponent_rank(us, stab, them) != rank {
                     w.values[slot].store(UNUSED, Relaxed);
+                    w.exit_best[slot].store(UNUSED, Relaxed);
                     continue;
                 }
                 let empty = free & !them;
@@ -515,6 +544,7 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                     ex.worst_loss
                 };
                 w.values[slot].store(state, Relaxed);
+                w.exit_best[slot].store(ex.best(), Relaxed);
             }
             progress(per_orbit as u64);
             found
