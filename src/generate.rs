@@ -16,7 +16,10 @@ use std::time::{Duration, Instant};
 /// where every component comes after the ones it reads.
 pub fn solving_order(v: &Variant, targets: &[Sector]) -> Vec<Sector> {
     fn visit(v: &Variant, s: Sector, seen: &mut HashSet<Sector>, out: &mut Vec<Sector>) {
-        let key = s.min(s.swapped());
+        let key = component(v, s)
+            .into_iter()
+            .min()
+            .expect("a component has a sector");
         if !seen.insert(key) {
             return;
         }
@@ -81,7 +84,7 @@ impl GenerateObserver for Silent {}
 
 /// Work units of a component (two per slot: forward pass and propagation).
 pub fn component_work(v: &Variant, first: Sector) -> u64 {
-    component(first)
+    component(v, first)
         .iter()
         .map(|&s| 2 * SectorIndex::new(v, s).slots())
         .sum()
@@ -129,7 +132,7 @@ pub fn generate(
     let order = solving_order(v, targets);
     let mut reports = Vec::new();
     for first in order {
-        let sectors = component(first);
+        let sectors = component(v, first);
         if sectors.iter().all(|&s| table_is_valid(dir, v, s)) {
             let report = ComponentReport {
                 sectors: sectors.clone(),

@@ -88,6 +88,9 @@ impl SectorStats {
 /// Where the moves of a sector lead, apart from internal moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExitSectors {
+    /// A slide or fly that closes no mill, when it leaves the component (the opponent cannot
+    /// slide back; only in sectors no standard game reaches).
+    pub slide: Option<Sector>,
     /// A slide or fly that closes a mill and removes a stone (`None`: the opponent is left
     /// with too few stones, an immediate win).
     pub slide_removal: Option<Sector>,
@@ -100,8 +103,9 @@ pub struct ExitSectors {
 /// The sectors the moves of `s` can exit to (those a game can actually need).
 pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
     let alive = |sec: Sector| (sec.w + sec.wf >= MIN_STONES).then_some(sec);
-    let can_slide = s.w > 0 && v.may_move(s.wf);
+    let can_slide = can_slide(v, s);
     ExitSectors {
+        slide: (can_slide && !component(v, s).contains(&s.swapped())).then(|| s.swapped()),
         slide_removal: if can_slide && s.w >= 3 && s.b > 0 {
             alive(Sector::new(s.b - 1, s.w, s.bf, s.wf))
         } else {
@@ -119,9 +123,9 @@ pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
 /// The solved sectors that solving the component of `s` reads.
 pub fn dependencies(v: &Variant, s: Sector) -> Vec<Sector> {
     let mut deps = Vec::new();
-    for sec in component(s) {
+    for sec in component(v, s) {
         let e = exit_sectors(v, sec);
-        for d in [e.slide_removal, e.place, e.place_removal]
+        for d in [e.slide, e.slide_removal, e.place, e.place_removal]
             .into_iter()
             .flatten()
         {
@@ -133,12 +137,20 @@ pub fn dependencies(v: &Variant, s: Sector) -> Vec<Sector> {
     deps
 }
 
-/// The sectors solved together with `s`: itself and, unless equal, its swapped partner.
-pub fn component(s: Sector) -> Vec<Sector> {
-    if s.swapped() == s {
-        vec![s]
+/// Can the side to move in sector `s` slide (or fly) a stone?
+pub fn can_slide(v: &Variant, s: Sector) -> bool {
+    s.w > 0 && v.may_move(s.wf)
+}
+
+/// The sectors solved together with `s`: itself and its colour-swapped partner when slides
+/// lead back and forth between them (the moving phase; Lasker's placing phase); `s` alone
+/// when its moves all leave it (the standard placing phase).
+pub fn component(v: &Variant, s: Sector) -> Vec<Sector> {
+    let p = s.swapped();
+    if p != s && can_slide(v, s) && can_slide(v, p) {
+        vec![s, p]
     } else {
-        vec![s, s.swapped()]
+        vec![s]
     }
 }
 
@@ -157,6 +169,7 @@ impl ExitTable<'_> {
 
 /// Exit targets of one component sector; `None` inside means "the opponent has lost".
 struct Exits<'a> {
+    slide: Option<ExitTable<'a>>,
     slide_removal: Option<ExitTable<'a>>,
     place: Option<ExitTable<'a>>,
     place_removal: Option<ExitTable<'a>>,
@@ -211,7 +224,8 @@ struct Work<'a> {
     exit_best: Vec<AtomicU16>,
     counters: Vec<AtomicU8>,
     exits: Exits<'a>,
-    partner: usize,
+    /// The component sector holding this sector's internal successors and predecessors.
+    partner: Option<usize>,
 }
 
 /// Progress reporting: called with units of work done (the total is twice the slot count).
@@ -270,7 +284,7 @@ pub fn solve_component(
     solved: &SolvedValues,
     progress: Progress,
 ) -> Result<Vec<Solved>, SolveError> {
-    let sectors = component(sector);
+    let sectors = component(v, sector);
     let table = |s: Option<Sector>| -> Result<Option<ExitTable>, SolveError> {
         match s {
             None => Ok(None),
@@ -297,11 +311,16 @@ pub fn solve_component(
             exit_best: zeroed_u16(slots),
             counters: zeroed_u8(slots),
             exits: Exits {
+                slide: table(e.slide)?,
                 slide_removal: table(e.slide_removal)?,
                 place: table(e.place)?,
                 place_removal: table(e.place_removal)?,
             },
-            partner: if sectors.len() == 2 { 1 - i } else { i },
+            partner: match sectors.len() {
+                2 => Some(1 - i),
+                _ if s.swapped() == s => Some(i),
+                _ => None,
+            },
         });
     }
     let trace = std::env::var_os("MILLBASE_TRACE").is_some();
@@ -333,7 +352,9 @@ pub fn solve_component(
         for i in 0..work.len() {
             let frontier = std::mem::take(&mut levels.frontier[d][i]);
             let found = propagate(v, &work, i, &frontier, d as u16, progress);
-            levels.merge(work[i].partner, found);
+            if let Some(p) = work[i].partner {
+                levels.merge(p, found);
+            }
         }
         d += 1;
     }
@@ -437,15 +458,14 @@ fn bits(mut b: Bits) -> impl Iterator<Item = u8> {
 /// The forward pass over sector `i`: initial states, counters, exit values.
 fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Found {
     let w = &work[i];
-    let partner = &work[w.partner];
+    let partner = w.partner.map(|p| &work[p]);
     let s = w.sector;
     let board = v.board();
     let full = board.full();
     let orbits = w.index.us_orbits;
     let per_orbit = w.index.per_orbit;
-    let can_slide = s.w > 0 && v.may_move(s.wf);
+    let can_slide = can_slide(v, s);
     let flies = v.flies(s.w, s.wf);
-    let them_orbits = partner.index.us_orbits;
     (0..orbits.len() as u32)
         .into_par_iter()
         .fold(Found::default, |mut found, orbit| {
@@ -470,7 +490,10 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                 let mut internal = 0u32;
                 let mut any_move = false;
                 // Successors in the partner need de-duplication when `them` is symmetric.
-                let dedup = them_orbits.stabilizer(them_orbits.canonical(them).0) != 0;
+                let dedup = partner.is_some_and(|p| {
+                    let orbits = p.index.us_orbits;
+                    orbits.stabilizer(orbits.canonical(them).0) != 0
+                });
                 succ_slots.clear();
                 if can_slide {
                     for from in bits(us) {
@@ -492,8 +515,10 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                                         }
                                     }
                                 }
-                            } else if dedup {
-                                succ_slots.push(partner.index.slot(them, moved) as u32);
+                            } else if let Some(t) = &w.exits.slide {
+                                ex.note(t.code(them, moved));
+                            } else if let (true, Some(p)) = (dedup, partner) {
+                                succ_slots.push(p.index.slot(them, moved) as u32);
                             } else {
                                 internal += 1;
                             }
@@ -563,15 +588,18 @@ fn propagate(
     progress: Progress,
 ) -> Found {
     let w = &work[i];
-    let pred = &work[w.partner];
     let s = w.sector;
     let board = v.board();
     let full = board.full();
     // The opponent made the last move: it had `s.b` stones and `s.bf` in hand.
-    if s.b == 0 || !v.may_move(s.bf) {
+    let Some(pred) = w
+        .partner
+        .map(|p| &work[p])
+        .filter(|_| can_slide(v, s.swapped()))
+    else {
         progress(frontier.len() as u64);
         return Found::default();
-    }
+    };
     let flies = v.flies(s.b, s.bf);
     let syms = &w.index.tables.syms;
     let next = d + 1;

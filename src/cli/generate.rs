@@ -151,7 +151,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     let todo: u64 = solving_order(&v, &targets)
         .into_iter()
         .filter(|&first| {
-            !component(first)
+            !component(&v, first)
                 .iter()
                 .all(|&s| table_is_valid(&dir, &v, s))
         })
