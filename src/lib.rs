@@ -4,6 +4,7 @@ pub mod generate;
 pub mod index;
 pub mod movegen;
 pub mod notation;
+pub mod plan;
 pub mod position;
 pub mod rules;
 pub mod solve;

@@ -1,0 +1,178 @@
+//! The sector graph of whole games: which sectors a game from the start position can reach,
+//! their exact sizes, and the order to solve them in.
+
+use crate::index::{BoardTables, Sector, SectorIndex};
+use crate::rules::{MIN_STONES, Variant};
+use crate::solve::{can_slide, component, dependencies};
+use std::collections::{BTreeSet, HashSet};
+
+/// The sector of the variant's start position.
+pub fn start_sector(v: &Variant) -> Sector {
+    Sector::new(0, 0, v.stones, v.stones)
+}
+
+/// Is `s` a sector where the game is still on (both sides have three stones or more)?
+pub fn is_live(v: &Variant, s: Sector) -> bool {
+    s.fits(v) && s.w + s.wf >= MIN_STONES && s.b + s.bf >= MIN_STONES
+}
+
+/// The sectors one move from `s` can lead to (terminal outcomes left out).
+pub fn successor_sectors(v: &Variant, s: Sector) -> Vec<Sector> {
+    let n = v.board().len() as u8;
+    let mut out = Vec::new();
+    let mut add = |t: Sector| {
+        if is_live(v, t) && !out.contains(&t) {
+            out.push(t);
+        }
+    };
+    if s.wf > 0 && s.w + s.b < n {
+        add(Sector::new(s.b, s.w + 1, s.bf, s.wf - 1));
+        if s.w + 1 >= 3 && s.b > 0 {
+            add(Sector::new(s.b - 1, s.w + 1, s.bf, s.wf - 1));
+        }
+    }
+    if can_slide(v, s) && s.w + s.b < n {
+        add(Sector::new(s.b, s.w, s.bf, s.wf));
+        if s.w >= 3 && s.b > 0 {
+            add(Sector::new(s.b - 1, s.w, s.bf, s.wf));
+        }
+    }
+    out
+}
+
+/// Every sector a game from the start position can reach, in no particular order.
+pub fn reachable_sectors(v: &Variant) -> Vec<Sector> {
+    let mut seen = HashSet::new();
+    let mut stack = vec![start_sector(v)];
+    seen.insert(start_sector(v));
+    while let Some(s) = stack.pop() {
+        for t in successor_sectors(v, s) {
+            if seen.insert(t) {
+                stack.push(t);
+            }
+        }
+    }
+    let sorted: BTreeSet<Sector> = seen.into_iter().collect();
+    sorted.into_iter().collect()
+}
+
+/// Number of positions of a sector up to symmetry (orbits of stone placements), counted
+/// exactly with Burnside's lemma over the board's symmetry group.
+pub fn positions_up_to_symmetry(v: &Variant, s: Sector) -> u64 {
+    let tables = BoardTables::of(v.board_kind);
+    let board = tables.board;
+    let (w, b) = (s.w as usize, s.b as usize);
+    let mut total: u128 = 0;
+    for perm in board.symmetries() {
+        // Cycle lengths of the permutation.
+        let mut seen = vec![false; perm.len()];
+        let mut cycles = Vec::new();
+        for start in 0..perm.len() {
+            if seen[start] {
+                continue;
+            }
+            let (mut p, mut len) = (start, 0);
+            while !seen[p] {
+                seen[p] = true;
+                p = perm[p] as usize;
+                len += 1;
+            }
+            cycles.push(len);
+        }
+        // Fixed placements: each cycle is empty, all ours, or all theirs.
+        let mut ways = vec![vec![0u128; b + 1]; w + 1];
+        ways[0][0] = 1;
+        for &len in &cycles {
+            for i in (0..=w).rev() {
+                for j in (0..=b).rev() {
+                    let mut add = 0;
+                    if i >= len {
+                        add += ways[i - len][j];
+                    }
+                    if j >= len {
+                        add += ways[i][j - len];
+                    }
+                    ways[i][j] += add;
+                }
+            }
+        }
+        total += ways[w][b];
+    }
+    (total / board.symmetries().len() as u128) as u64
+}
+
+/// One entry of a solving plan.
+#[derive(Clone, Debug)]
+pub struct PlanEntry {
+    /// The component's sectors (solved together).
+    pub sectors: Vec<Sector>,
+    /// Positions up to symmetry, per sector.
+    pub positions: Vec<u64>,
+    /// Index slots (used and unused), per sector.
+    pub slots: Vec<u64>,
+    /// Sectors read while solving it.
+    pub dependencies: Vec<Sector>,
+}
+
+/// The components needed for `targets` (all reachable sectors if empty) in solving order.
+pub fn plan(v: &Variant, targets: &[Sector]) -> Vec<PlanEntry> {
+    let targets = if targets.is_empty() {
+        reachable_sectors(v)
+    } else {
+        targets.to_vec()
+    };
+    crate::generate::solving_order(v, &targets)
+        .into_iter()
+        .map(|first| {
+            let sectors = component(v, first);
+            PlanEntry {
+                positions: sectors
+                    .iter()
+                    .map(|&s| positions_up_to_symmetry(v, s))
+                    .collect(),
+                slots: sectors
+                    .iter()
+                    .map(|&s| SectorIndex::new(v, s).slots())
+                    .collect(),
+                dependencies: dependencies(v, first),
+                sectors,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn burnside_counts_match_reference() {
+        let v = Variant::standard();
+        assert_eq!(positions_up_to_symmetry(&v, Sector::moving(3, 3)), 169_626);
+        assert_eq!(positions_up_to_symmetry(&v, Sector::moving(3, 4)), 760_398);
+        assert_eq!(positions_up_to_symmetry(&v, Sector::moving(8, 8)), 591_726_690);
+        assert_eq!(positions_up_to_symmetry(&v, Sector::moving(7, 8)), 525_979_400);
+        assert_eq!(positions_up_to_symmetry(&v, Sector::moving(9, 9)), 409_106_740);
+        let moving: u64 = (3..=9)
+            .flat_map(|w| (3..=9).map(move |b| Sector::moving(w, b)))
+            .map(|s| positions_up_to_symmetry(&v, s))
+            .sum();
+        assert_eq!(moving, 8_904_593_601);
+    }
+
+    #[test]
+    fn standard_game_reaches_every_moving_sector() {
+        let v = Variant::standard();
+        let all = reachable_sectors(&v);
+        for w in 3..=9 {
+            for b in 3..=9 {
+                assert!(all.contains(&Sector::moving(w, b)), "{w}-{b}");
+            }
+        }
+        assert!(all.contains(&start_sector(&v)));
+        // White to move always holds as many stones in hand as black; black one more.
+        for s in &all {
+            assert!(s.wf == s.bf || s.wf == s.bf + 1, "{s}");
+        }
+    }
+}
