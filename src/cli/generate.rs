@@ -26,6 +26,9 @@ pub struct GenerateArgs {
     /// Do not draw progress bars.
     #[arg(long)]
     quiet: bool,
+    /// Solve every sector a game from the start position can reach (the whole game).
+    #[arg(long, conflicts_with = "sectors")]
+    all: bool,
     /// Sectors to solve, as w-b (moving phase) or w-b-wf-bf, counted from the side to move;
     /// everything they depend on is solved too. Default: every moving-phase sector with
     /// w + b <= 10.
@@ -143,7 +146,9 @@ fn report_line(r: &ComponentReport) -> String {
 pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     let v = args.variant.get()?;
     let dir = table_dir(&args.dir, &v);
-    let targets = if args.sectors.is_empty() {
+    let targets = if args.all {
+        millbase::plan::reachable_sectors(&v)
+    } else if args.sectors.is_empty() {
         moving_sectors_up_to(&v, 10)
     } else {
         parse_sectors(&v, &args.sectors)?

@@ -7,6 +7,7 @@
 
 mod game;
 mod generate;
+mod plan;
 
 use clap::{Args, Parser, Subcommand};
 use millbase::movegen::Convention;
@@ -42,6 +43,8 @@ pub enum Command {
     Generate(generate::GenerateArgs),
     /// Per-sector counts of a table directory: positions, wins, losses, draws, longest ones.
     Stats(generate::StatsArgs),
+    /// List the sectors a whole game needs, in solving order, with estimated costs.
+    Plan(plan::PlanArgs),
 }
 
 /// Run a parsed command line.
@@ -51,6 +54,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Perft(args) => game::perft(&args),
         Command::Generate(args) => generate::run_generate(&args),
         Command::Stats(args) => generate::run_stats(&args),
+        Command::Plan(args) => plan::run_plan(&args),
     }
 }
 

@@ -1,0 +1,146 @@
+//! `millbase plan`: the sectors a whole game needs, in solving order, with estimated costs.
+
+use super::{CliError, VariantArg, emit};
+use crate::cli::generate::parse_sectors;
+use clap::Args;
+use millbase::plan::{PlanEntry, plan};
+use std::fmt::Write as _;
+
+/// Arguments of `millbase plan`.
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Plan only for these sectors (and what they need); default: every sector a game from
+    /// the start position can reach.
+    #[arg(value_name = "SECTOR")]
+    sectors: Vec<String>,
+}
+
+/// Measured solving throughput on the project machine (2 cores), positions per second; see
+/// docs/BENCHMARKS.md. Moving-phase components iterate; placing sectors are one pass.
+const MOVING_RATE: f64 = 4.5e6;
+const PLACING_RATE: f64 = 4.0e6;
+/// Bytes per slot while solving (value state + counter + best exit) and per slot of each
+/// table read.
+const WORK_BYTES_PER_SLOT: f64 = 5.0;
+const READ_BYTES_PER_SLOT: f64 = 2.0;
+/// Measured file size, bits per position (WDL + distance), docs/BENCHMARKS.md.
+const DISK_BITS_PER_POSITION: f64 = 1.0;
+
+struct Estimate {
+    seconds: f64,
+    memory: f64,
+    disk: f64,
+}
+
+fn estimate(v: &millbase::rules::Variant, e: &PlanEntry) -> Estimate {
+    let positions: u64 = e.positions.iter().sum();
+    let slots: u64 = e.slots.iter().sum();
+    let moving = e.sectors.iter().all(|s| s.is_moving());
+    let rate = if moving { MOVING_RATE } else { PLACING_RATE };
+    let read: u64 = e
+        .dependencies
+        .iter()
+        .map(|&d| millbase::index::SectorIndex::new(v, d).slots())
+        .sum();
+    Estimate {
+        seconds: positions as f64 / rate,
+        memory: slots as f64 * WORK_BYTES_PER_SLOT + read as f64 * READ_BYTES_PER_SLOT,
+        disk: positions as f64 * DISK_BITS_PER_POSITION / 8.0,
+    }
+}
+
+/// `millbase plan`.
+pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
+    let v = args.variant.get()?;
+    let targets = parse_sectors(&v, &args.sectors)?;
+    let entries = plan(&v, &targets);
+    let estimates: Vec<Estimate> = entries.iter().map(|e| estimate(&v, e)).collect();
+    let names =
+        |e: &PlanEntry| -> Vec<String> { e.sectors.iter().map(|s| s.to_string()).collect() };
+    let total_pos: u64 = entries.iter().flat_map(|e| e.positions.iter()).sum();
+    let total_secs: f64 = estimates.iter().map(|x| x.seconds).sum();
+    let peak_mem = estimates.iter().map(|x| x.memory).fold(0.0, f64::max);
+    let total_disk: f64 = estimates.iter().map(|x| x.disk).sum();
+    let text = if args.json {
+        let items: Vec<serde_json::Value> = entries
+            .iter()
+            .zip(&estimates)
+            .map(|(e, x)| {
+                serde_json::json!({
+                    "sectors": names(e),
+                    "positions": e.positions,
+                    "slots": e.slots,
+                    "dependencies": e.dependencies.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                    "estimated_seconds": x.seconds,
+                    "estimated_memory_bytes": x.memory as u64,
+                    "estimated_disk_bytes": x.disk as u64,
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "variant": v.name,
+            "components": items,
+            "total_positions": total_pos,
+            "estimated_seconds": total_secs,
+            "estimated_peak_memory_bytes": peak_mem as u64,
+            "estimated_disk_bytes": total_disk as u64,
+        });
+        format!("{doc}\n")
+    } else {
+        let mut t = format!(
+            "{:<5} {:<24} {:>15} {:>10} {:>10} {:>10}  {}\n",
+            "#", "sectors", "positions", "time", "memory", "disk", "reads"
+        );
+        for (i, (e, x)) in entries.iter().zip(&estimates).enumerate() {
+            let deps: Vec<String> = e.dependencies.iter().map(|s| s.to_string()).collect();
+            let _ = writeln!(
+                t,
+                "{:<5} {:<24} {:>15} {:>10} {:>10} {:>10}  {}",
+                i + 1,
+                names(e).join(" "),
+                e.positions.iter().sum::<u64>(),
+                duration(x.seconds),
+                bytes(x.memory),
+                bytes(x.disk),
+                deps.join(" ")
+            );
+        }
+        let _ = writeln!(
+            t,
+            "total: {} components, {} sectors, {total_pos} positions up to symmetry; \
+             estimated {} on 2 cores, peak memory {}, disk {}",
+            entries.len(),
+            entries.iter().map(|e| e.sectors.len()).sum::<usize>(),
+            duration(total_secs),
+            bytes(peak_mem),
+            bytes(total_disk)
+        );
+        t
+    };
+    emit(&text)
+}
+
+fn duration(s: f64) -> String {
+    if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        format!("{:.1} min", s / 60.0)
+    } else {
+        format!("{:.2} h", s / 3600.0)
+    }
+}
+
+fn bytes(b: f64) -> String {
+    if b < 1024.0 * 1024.0 {
+        format!("{:.0} KiB", b / 1024.0)
+    } else if b < 1024.0 * 1024.0 * 1024.0 {
+        format!("{:.1} MiB", b / 1048576.0)
+    } else {
+        format!("{:.2} GiB", b / 1073741824.0)
+    }
+}
