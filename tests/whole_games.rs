@@ -1,0 +1,60 @@
+//! Whole games of the small variants, solved from the empty board and checked position by
+//! position with the forward verifier.
+
+use millbase::index::Sector;
+use millbase::plan::{plan, start_sector};
+use millbase::rules::Variant;
+use millbase::solve::{SectorStats, SolvedValues, solve_component};
+use millbase::value::Value;
+use millbase::verify::{ValueLookup, verify_sector};
+use std::sync::Arc;
+
+struct Lookup<'a>(&'a SolvedValues);
+
+impl ValueLookup for Lookup<'_> {
+    fn code(&self, sector: Sector, slot: u64) -> Option<u16> {
+        self.0.get(&sector).map(|v| v[slot as usize])
+    }
+}
+
+fn solve_all(v: &Variant) -> SolvedValues {
+    let mut solved = SolvedValues::new();
+    for entry in plan(v, &[]) {
+        for out in solve_component(v, entry.sectors[0], &solved, &|_| {}).unwrap() {
+            solved.insert(out.sector, Arc::new(out.values));
+        }
+    }
+    solved
+}
+
+fn check_all(v: &Variant, solved: &SolvedValues) -> u64 {
+    let mut checked = 0;
+    for &s in solved.keys() {
+        let (n, bad, report) = verify_sector(v, s, &Lookup(solved), 5, &|_| {});
+        assert_eq!(bad, 0, "{} sector {s}: {report:?}", v.name);
+        checked += n;
+    }
+    checked
+}
+
+#[test]
+fn three_mens_morris_whole_game() {
+    let v = Variant::by_name("three").unwrap();
+    let solved = solve_all(&v);
+    let positions: u64 = solved.values().map(|x| SectorStats::of(x).positions).sum();
+    assert_eq!(positions, check_all(&v, &solved));
+    assert_eq!(solved.len(), 7);
+    assert_eq!(positions, 564);
+    assert_eq!(Value::decode(solved[&start_sector(&v)][0]), Some(Value::Draw));
+}
+
+#[test]
+fn six_mens_morris_whole_game() {
+    let v = Variant::by_name("six").unwrap();
+    let solved = solve_all(&v);
+    let positions: u64 = solved.values().map(|x| SectorStats::of(x).positions).sum();
+    assert_eq!(positions, check_all(&v, &solved));
+    assert_eq!(solved.len(), 77);
+    assert_eq!(positions, 3_101_821);
+    assert_eq!(Value::decode(solved[&start_sector(&v)][0]), Some(Value::Draw));
+}
