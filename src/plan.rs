@@ -150,9 +150,18 @@ mod tests {
         let v = Variant::standard();
         assert_eq!(positions_up_to_symmetry(&v, Sector::moving(3, 3)), 169_626);
         assert_eq!(positions_up_to_symmetry(&v, Sector::moving(3, 4)), 760_398);
-        assert_eq!(positions_up_to_symmetry(&v, Sector::moving(8, 8)), 591_726_690);
-        assert_eq!(positions_up_to_symmetry(&v, Sector::moving(7, 8)), 525_979_400);
-        assert_eq!(positions_up_to_symmetry(&v, Sector::moving(9, 9)), 409_106_740);
+        assert_eq!(
+            positions_up_to_symmetry(&v, Sector::moving(8, 8)),
+            591_726_690
+        );
+        assert_eq!(
+            positions_up_to_symmetry(&v, Sector::moving(7, 8)),
+            525_979_400
+        );
+        assert_eq!(
+            positions_up_to_symmetry(&v, Sector::moving(9, 9)),
+            409_106_740
+        );
         let moving: u64 = (3..=9)
             .flat_map(|w| (3..=9).map(move |b| Sector::moving(w, b)))
             .map(|s| positions_up_to_symmetry(&v, s))
