@@ -6,7 +6,7 @@ use crate::rules::Variant;
 use crate::solve::{
     SectorStats, SolveError, SolvedValues, component, dependencies, solve_component,
 };
-use crate::table::{TableError, read_table, table_is_valid, write_table};
+use crate::table::{TableError, TableSet, WriteOptions, sector_is_complete, write_sector};
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -133,7 +133,7 @@ pub fn generate(
     let mut reports = Vec::new();
     for first in order {
         let sectors = component(v, first);
-        if sectors.iter().all(|&s| table_is_valid(dir, v, s)) {
+        if sectors.iter().all(|&s| sector_is_complete(dir, v, s)) {
             let report = ComponentReport {
                 sectors: sectors.clone(),
                 solved: false,
@@ -149,8 +149,10 @@ pub fn generate(
         let start = Instant::now();
         reset_peak_memory();
         let mut deps = SolvedValues::new();
+        // A fresh set per component: files written since are read as they are now.
+        let tables = TableSet::new(dir, *v).with_cache_bytes(0);
         for d in dependencies(v, first) {
-            deps.insert(d, Arc::new(read_table(dir, v, d)?));
+            deps.insert(d, Arc::new(tables.read_values(d)?));
         }
         observer.component_started(&sectors, component_work(v, first));
         let advance = |n| observer.advance(n);
@@ -158,7 +160,7 @@ pub fn generate(
         drop(deps);
         let mut stats = Vec::new();
         for s in &solved {
-            write_table(dir, v, s.sector, &s.values)?;
+            write_sector(dir, v, s.sector, &s.values, &WriteOptions::default())?;
             stats.push((s.sector, SectorStats::of(&s.values)));
         }
         let report = ComponentReport {

@@ -66,8 +66,8 @@ fn generation_resumes_after_kill_9() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let first = dir.path().join("3-3-0-0.mbt");
-    let last = dir.path().join("6-3-0-0.mbt");
+    let first = dir.path().join("3-3-0-0.mbw");
+    let last = dir.path().join("6-3-0-0.mbw");
     let t = Instant::now();
     while !first.exists() && t.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(5));
@@ -107,21 +107,21 @@ fn bad_sectors_and_damaged_tables_are_reported() {
     }
     let (code, _, _) = run(&["generate", "--quiet", "--dir", d, "3-3"]);
     assert_eq!(code, 0);
-    let file = dir.path().join("3-3-0-0.mbt");
+    let file = dir.path().join("3-3-0-0.mbw");
     let mut bytes = std::fs::read(&file).unwrap();
     bytes[1000] ^= 0x40;
     std::fs::write(&file, &bytes).unwrap();
     let (code, _, err) = run(&["stats", "--dir", d]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("3-3-0-0.mbt") && err.contains("checksum"),
+        err.contains("3-3-0-0.mbw") && err.contains("checksum"),
         "{err}"
     );
     std::fs::write(&file, &bytes[..500]).unwrap();
     let (code, _, err) = run(&["stats", "--dir", d]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("3-3-0-0.mbt") && err.contains("truncated"),
+        err.contains("3-3-0-0.mbw") && err.contains("truncated"),
         "{err}"
     );
     // A damaged table is solved again by generate.

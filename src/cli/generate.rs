@@ -10,7 +10,7 @@ use millbase::generate::{
 use millbase::index::Sector;
 use millbase::rules::Variant;
 use millbase::solve::{SectorStats, component};
-use millbase::table::{EXTENSION, read_table, table_is_valid};
+use millbase::table::{TableSet, WDL_EXTENSION, distance_path, sector_is_complete};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -158,7 +158,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         .filter(|&first| {
             !component(&v, first)
                 .iter()
-                .all(|&s| table_is_valid(&dir, &v, s))
+                .all(|&s| sector_is_complete(&dir, &v, s))
         })
         .map(|first| component_work(&v, first))
         .sum();
@@ -199,7 +199,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     emit(&format!("{line}\n"))
 }
 
-/// The sectors with a table file in `dir`, in a stable order.
+/// The sectors with a WDL table file in `dir`, in a stable order.
 pub fn sectors_in_dir(dir: &Path) -> Result<Vec<Sector>, CliError> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         CliError::usage(format!(
@@ -211,7 +211,7 @@ pub fn sectors_in_dir(dir: &Path) -> Result<Vec<Sector>, CliError> {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if let Some(stem) = name.strip_suffix(&format!(".{EXTENSION}"))
+        if let Some(stem) = name.strip_suffix(&format!(".{WDL_EXTENSION}"))
             && let Ok(s) = stem.parse::<Sector>()
         {
             out.push(s);
@@ -226,24 +226,42 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
     let v = args.variant.get()?;
     let dir = table_dir(&args.dir, &v);
     let sectors = sectors_in_dir(&dir)?;
+    let tables = TableSet::new(&dir, v).with_cache_bytes(0);
     let mut rows = Vec::new();
     for s in sectors {
-        let values = read_table(&dir, &v, s).map_err(|e| CliError::usage(e.to_string()))?;
-        rows.push((s, SectorStats::of(&values)));
+        let err = |e: millbase::table::TableError| CliError::usage(e.to_string());
+        // With the distance file: every value; without (a WDL-only directory): the counts.
+        let (stats, distances) = if distance_path(&dir, s).exists() {
+            (SectorStats::of(&tables.read_values(s).map_err(err)?), true)
+        } else {
+            let c = tables.wdl_counts(s).map_err(err)?;
+            let stats = SectorStats {
+                positions: c.positions,
+                wins: c.wins,
+                losses: c.losses,
+                draws: c.draws,
+                ..SectorStats::default()
+            };
+            (stats, false)
+        };
+        rows.push((s, stats, distances));
     }
     let text = if args.json {
         let arr: Vec<serde_json::Value> = rows
             .iter()
-            .map(|(s, st)| {
-                serde_json::json!({
+            .map(|(s, st, distances)| {
+                let mut row = serde_json::json!({
                     "sector": s.to_string(),
                     "positions": st.positions,
                     "wins": st.wins,
                     "losses": st.losses,
                     "draws": st.draws,
-                    "max_win": (st.wins > 0).then_some(st.max_win),
-                    "max_loss": st.max_loss,
-                })
+                });
+                if *distances {
+                    row["max_win"] = serde_json::json!((st.wins > 0).then_some(st.max_win));
+                    row["max_loss"] = serde_json::json!(st.max_loss);
+                }
+                row
             })
             .collect();
         format!("{}\n", serde_json::Value::Array(arr))
@@ -252,8 +270,12 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
             "{:<12} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8}\n",
             "sector", "positions", "wins", "losses", "draws", "max win", "max loss"
         );
-        for (s, st) in &rows {
-            let dash = |x: Option<u16>| x.map_or("-".to_string(), |n| n.to_string());
+        for (s, st, distances) in &rows {
+            // "?": no distance file; "-": no win (loss) at all.
+            let dash = |x: Option<u16>| match (distances, x) {
+                (false, _) => "?".to_string(),
+                (true, x) => x.map_or("-".to_string(), |n| n.to_string()),
+            };
             let _ = writeln!(
                 t,
                 "{:<12} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8}",

@@ -1,0 +1,347 @@
+//! Byte layout of format version 2: the header, the block table and the trailer, encoded and
+//! validated with explicit little-endian reads. Every offset and length read from a file is
+//! bounds-checked here before anything else uses it (docs/FORMAT.md describes every byte).
+
+use super::{
+    BLOCK_ENTRY_LEN, COMPRESSION_ZSTD, Corruption, FileKind, HEADER_LEN, INDEX_SCHEME, MAGIC,
+    TRAILER_LEN, VERSION,
+};
+use crate::index::Sector;
+use crate::rules::Variant;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// Length of the variant name field.
+const NAME_LEN: usize = 16;
+
+/// The decoded header of a table file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// WDL or distance file.
+    pub kind: FileKind,
+    /// Bits per stored symbol: 2 (WDL), 8 or 16 (distance).
+    pub symbol_bits: u8,
+    /// Compression method id ([`COMPRESSION_ZSTD`]).
+    pub compression: u8,
+    /// Compression level the writer used (informative).
+    pub level: i32,
+    /// The sector.
+    pub sector: Sector,
+    /// Index scheme ([`INDEX_SCHEME`]).
+    pub index_scheme: u32,
+    /// Name of the rule variant.
+    pub variant: String,
+    /// [`Variant::fingerprint`] of the rules the table was solved with.
+    pub fingerprint: u64,
+    /// Slots of the sector (used and unused).
+    pub slots: u64,
+    /// Slots per block (a positive multiple of 4).
+    pub block_slots: u32,
+    /// Number of blocks: `ceil(slots / block_slots)`.
+    pub blocks: u32,
+    /// Distance file: the largest distance of a win or loss (0 for WDL files).
+    pub max_plies: u16,
+    /// Offset of the block table.
+    pub table_offset: u64,
+    /// WDL file: whole-file checksum of the distance file written with it (0 if none).
+    pub companion: u64,
+    /// xxh3-64 of the block table.
+    pub table_checksum: u64,
+}
+
+fn u16_at(b: &[u8], o: usize) -> u16 {
+    u16::from_le_bytes([b[o], b[o + 1]])
+}
+
+fn u32_at(b: &[u8], o: usize) -> u32 {
+    u32::from_le_bytes(b[o..o + 4].try_into().expect("4 bytes"))
+}
+
+fn u64_at(b: &[u8], o: usize) -> u64 {
+    u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"))
+}
+
+impl Header {
+    /// Bytes of symbols a block of `n` slots decompresses to.
+    pub fn block_bytes(&self, n: u64) -> usize {
+        match self.symbol_bits {
+            2 => n.div_ceil(4) as usize,
+            bits => (n * (bits as u64 / 8)) as usize,
+        }
+    }
+
+    /// Slots in block `block` (the last block may be short).
+    pub fn slots_in_block(&self, block: u32) -> u64 {
+        let start = block as u64 * self.block_slots as u64;
+        (self.slots - start).min(self.block_slots as u64)
+    }
+
+    /// Offset of the first block (the end of the block table).
+    pub fn blocks_offset(&self) -> u64 {
+        self.table_offset + self.blocks as u64 * BLOCK_ENTRY_LEN as u64
+    }
+
+    /// The 128 header bytes, checksum included.
+    pub fn encode(&self) -> [u8; HEADER_LEN] {
+        let mut h = [0u8; HEADER_LEN];
+        h[0..8].copy_from_slice(MAGIC);
+        h[8..12].copy_from_slice(&VERSION.to_le_bytes());
+        h[12..16].copy_from_slice(&(HEADER_LEN as u32).to_le_bytes());
+        h[16] = self.kind.byte();
+        h[17] = self.symbol_bits;
+        h[18] = self.compression;
+        h[20..24].copy_from_slice(&self.level.to_le_bytes());
+        h[24..28].copy_from_slice(&[self.sector.w, self.sector.b, self.sector.wf, self.sector.bf]);
+        h[28..32].copy_from_slice(&self.index_scheme.to_le_bytes());
+        let name = self.variant.as_bytes();
+        let n = name.len().min(NAME_LEN);
+        h[32..32 + n].copy_from_slice(&name[..n]);
+        h[48..56].copy_from_slice(&self.fingerprint.to_le_bytes());
+        h[56..64].copy_from_slice(&self.slots.to_le_bytes());
+        h[72..76].copy_from_slice(&self.block_slots.to_le_bytes());
+        h[76..80].copy_from_slice(&self.blocks.to_le_bytes());
+        // 80..92: dictionary offset and length, 0 (no dictionary).
+        h[92..94].copy_from_slice(&self.max_plies.to_le_bytes());
+        h[96..104].copy_from_slice(&self.table_offset.to_le_bytes());
+        h[104..112].copy_from_slice(&self.companion.to_le_bytes());
+        h[112..120].copy_from_slice(&self.table_checksum.to_le_bytes());
+        let sum = xxh3_64(&h[..HEADER_LEN - 8]);
+        h[HEADER_LEN - 8..].copy_from_slice(&sum.to_le_bytes());
+        h
+    }
+
+    /// Decode and check the header of `file` (the whole file's bytes): magic, version,
+    /// header checksum, field ranges, then variant, rules fingerprint, kind, sector and slot
+    /// count against the expectation, then the block table's bounds and checksum and the file
+    /// length. Block contents and the whole-file checksum are not read.
+    pub fn parse(file: &[u8], expect: &Expect) -> Result<Header, Corruption> {
+        let len = file.len() as u64;
+        if file.len() < 12 {
+            return Err(truncated(len, HEADER_LEN as u64));
+        }
+        if &file[0..8] != MAGIC {
+            return Err(Corruption::WrongMagic);
+        }
+        let version = u32_at(file, 8);
+        if version != VERSION {
+            return Err(Corruption::Version(version));
+        }
+        if file.len() < HEADER_LEN {
+            return Err(truncated(len, HEADER_LEN as u64));
+        }
+        let h = &file[..HEADER_LEN];
+        if xxh3_64(&h[..HEADER_LEN - 8]) != u64_at(h, HEADER_LEN - 8) {
+            return Err(Corruption::HeaderChecksum);
+        }
+        let bad = |what: String| Err(Corruption::BadHeader(what));
+        if u32_at(h, 12) != HEADER_LEN as u32 {
+            return bad(format!(
+                "header length {}, expected {HEADER_LEN}",
+                u32_at(h, 12)
+            ));
+        }
+        let Some(kind) = FileKind::from_byte(h[16]) else {
+            return bad(format!("unknown file kind byte {:#04x}", h[16]));
+        };
+        let name_end = h[32..48].iter().position(|&b| b == 0).unwrap_or(NAME_LEN);
+        let header = Header {
+            kind,
+            symbol_bits: h[17],
+            compression: h[18],
+            level: u32_at(h, 20) as i32,
+            sector: Sector::new(h[24], h[25], h[26], h[27]),
+            index_scheme: u32_at(h, 28),
+            variant: String::from_utf8_lossy(&h[32..32 + name_end]).into_owned(),
+            fingerprint: u64_at(h, 48),
+            slots: u64_at(h, 56),
+            block_slots: u32_at(h, 72),
+            blocks: u32_at(h, 76),
+            max_plies: u16_at(h, 92),
+            table_offset: u64_at(h, 96),
+            companion: u64_at(h, 104),
+            table_checksum: u64_at(h, 112),
+        };
+        let reserved_zero = h[19] == 0
+            && h[32 + name_end..48].iter().all(|&b| b == 0)
+            && h[64..72].iter().all(|&b| b == 0)
+            && h[94..96].iter().all(|&b| b == 0);
+        if !reserved_zero {
+            return bad("reserved bytes are not zero".into());
+        }
+        if u64_at(h, 80) != 0 || u32_at(h, 88) != 0 {
+            return bad("has a compression dictionary, which this version does not use".into());
+        }
+        // The expected variant, rules and sector first: the most useful message for a file in
+        // the wrong place.
+        if header.variant != expect.variant.name {
+            return Err(Corruption::OtherVariant {
+                found: header.variant,
+                expected: expect.variant.name.to_string(),
+            });
+        }
+        if header.fingerprint != expect.variant.fingerprint() {
+            return Err(Corruption::OtherRules {
+                found: header.fingerprint,
+                expected: expect.variant.fingerprint(),
+            });
+        }
+        if header.kind != expect.kind {
+            return bad(format!(
+                "a {} file where a {} file was expected",
+                header.kind, expect.kind
+            ));
+        }
+        if header.sector != expect.sector {
+            return Err(Corruption::OtherSector {
+                found: header.sector,
+                expected: expect.sector,
+            });
+        }
+        if header.slots != expect.slots {
+            return Err(Corruption::SlotCount {
+                found: header.slots,
+                expected: expect.slots,
+            });
+        }
+        header.check_fields()?;
+        header.check_block_table(file)?;
+        Ok(header)
+    }
+
+    /// Field ranges that do not depend on the rest of the file.
+    fn check_fields(&self) -> Result<(), Corruption> {
+        let bad = |what: String| Err(Corruption::BadHeader(what));
+        if self.index_scheme != INDEX_SCHEME {
+            return bad(format!("unknown index scheme {}", self.index_scheme));
+        }
+        if self.compression != COMPRESSION_ZSTD {
+            return bad(format!("unknown compression id {}", self.compression));
+        }
+        let bits_ok = match self.kind {
+            FileKind::Wdl => self.symbol_bits == 2,
+            FileKind::Distance => matches!(self.symbol_bits, 8 | 16),
+        };
+        if !bits_ok {
+            return bad(format!(
+                "symbol width {} bits in a {} file",
+                self.symbol_bits, self.kind
+            ));
+        }
+        if self.kind == FileKind::Wdl && self.max_plies != 0 {
+            return bad("WDL header with a largest distance".into());
+        }
+        if self.kind == FileKind::Distance {
+            if self.companion != 0 {
+                return bad("distance header with a companion checksum".into());
+            }
+            if self.max_plies > crate::value::MAX_PLIES
+                || (self.symbol_bits == 8) != (self.max_plies <= u8::MAX as u16)
+            {
+                return bad(format!(
+                    "largest distance {} with {}-bit symbols",
+                    self.max_plies, self.symbol_bits
+                ));
+            }
+        }
+        if self.block_slots == 0 || !self.block_slots.is_multiple_of(4) {
+            return bad(format!("block size {} slots", self.block_slots));
+        }
+        if self.blocks as u64 != self.slots.div_ceil(self.block_slots as u64) {
+            return bad(format!(
+                "{} blocks of {} slots for {} slots",
+                self.blocks, self.block_slots, self.slots
+            ));
+        }
+        if self.table_offset != HEADER_LEN as u64 {
+            return Err(Corruption::BadBlockTable(format!(
+                "block table at offset {}, expected {HEADER_LEN}",
+                self.table_offset
+            )));
+        }
+        Ok(())
+    }
+
+    /// The block table: within the file, matching its checksum, blocks contiguous after it,
+    /// the trailer right after the last block.
+    fn check_block_table(&self, file: &[u8]) -> Result<(), Corruption> {
+        let len = file.len() as u64;
+        let table_end = self.blocks_offset();
+        if table_end + TRAILER_LEN as u64 > len {
+            return Err(truncated(len, table_end + TRAILER_LEN as u64));
+        }
+        let table = &file[self.table_offset as usize..table_end as usize];
+        if xxh3_64(table) != self.table_checksum {
+            return Err(Corruption::BadBlockTable(
+                "block table checksum mismatch".into(),
+            ));
+        }
+        let mut next = table_end;
+        for b in 0..self.blocks {
+            let e = block_entry(table, b);
+            if e.offset != next {
+                return Err(Corruption::BadBlockTable(format!(
+                    "block {b} at offset {}, expected {next}",
+                    e.offset
+                )));
+            }
+            next = next.saturating_add(e.len as u64);
+        }
+        let expected = next.saturating_add(TRAILER_LEN as u64);
+        if expected != len {
+            return Err(truncated(len, expected));
+        }
+        Ok(())
+    }
+}
+
+fn truncated(len: u64, expected: u64) -> Corruption {
+    Corruption::Truncated { len, expected }
+}
+
+/// What a file must be: its variant, kind, sector and slot count.
+pub struct Expect<'a> {
+    /// The variant (name and rules fingerprint).
+    pub variant: &'a Variant,
+    /// WDL or distance.
+    pub kind: FileKind,
+    /// The sector.
+    pub sector: Sector,
+    /// Its slot count.
+    pub slots: u64,
+}
+
+/// One entry of the block table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockEntry {
+    /// Offset of the compressed block from the start of the file.
+    pub offset: u64,
+    /// Compressed length in bytes.
+    pub len: u32,
+    /// xxh3-64 of the compressed bytes.
+    pub checksum: u64,
+}
+
+impl BlockEntry {
+    /// The 20 bytes of the entry.
+    pub fn encode(&self) -> [u8; BLOCK_ENTRY_LEN] {
+        let mut e = [0u8; BLOCK_ENTRY_LEN];
+        e[0..8].copy_from_slice(&self.offset.to_le_bytes());
+        e[8..12].copy_from_slice(&self.len.to_le_bytes());
+        e[12..20].copy_from_slice(&self.checksum.to_le_bytes());
+        e
+    }
+}
+
+/// Entry `block` of a block table (`table` holds at least `block + 1` entries).
+pub fn block_entry(table: &[u8], block: u32) -> BlockEntry {
+    let o = block as usize * BLOCK_ENTRY_LEN;
+    BlockEntry {
+        offset: u64_at(table, o),
+        len: u32_at(table, o + 8),
+        checksum: u64_at(table, o + 12),
+    }
+}
+
+/// The whole-file checksum stored in the trailer (the file is at least a trailer long).
+pub fn stored_file_checksum(file: &[u8]) -> u64 {
+    u64_at(file, file.len() - TRAILER_LEN)
+}

@@ -1,0 +1,385 @@
+//! Table files, format version 2: two compressed, checksummed files per solved sector,
+//! read through memory maps with random access to single slots.
+//!
+//! * `<w>-<b>-<wf>-<bf>.mbw` holds the WDL symbol of every slot (2 bits: draw, win, loss).
+//! * `<w>-<b>-<wf>-<bf>.mbd` holds the distance in plies of every win and loss (8 or 16 bits).
+//!
+//! The files are separable: a directory holding only `.mbw` files answers WDL probes. Slots
+//! are grouped in blocks of a fixed number of slots (65,536 by default), each compressed
+//! independently with zstd, so a probe decompresses one block (then cached). Unused slots,
+//! draws in the distance file, are "don't care": the writer repeats the previous symbol
+//! there, and the reader never looks at them (unused slots are known from the index, see
+//! [`SectorIndex::position`]). Each file has a header checksum, a block table checksum, a
+//! checksum per compressed block (verified whenever a block is decompressed) and a whole-file
+//! checksum (verified by [`TableSet::check_sector`] and [`sector_is_complete`]).
+//!
+//! docs/FORMAT.md specifies every byte.
+//!
+//! Writing: [`write_sector`]. Reading: [`TableSet`].
+
+mod cache;
+mod format;
+mod reader;
+mod writer;
+
+pub use format::{BlockEntry, Header};
+pub use reader::{SectorCheck, TableSet, WdlCounts, sector_is_complete};
+pub use writer::{WriteOptions, WriteReport, write_sector};
+
+use crate::index::{Sector, SectorIndex};
+use crate::rules::Variant;
+use std::fmt;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// File magic, the first 8 bytes of every table file.
+pub const MAGIC: &[u8; 8] = b"MILLBASE";
+/// Format version written and read by this build.
+pub const VERSION: u32 = 2;
+/// Header length in bytes.
+pub const HEADER_LEN: usize = 128;
+/// Length of one block table entry: offset (u64), compressed length (u32), checksum (u64).
+pub const BLOCK_ENTRY_LEN: usize = 20;
+/// Length of the trailer: the whole-file checksum (u64).
+pub const TRAILER_LEN: usize = 8;
+/// Index scheme 1: orbit of the side to move's stones × rank of the opponent's stones
+/// ([`SectorIndex`]).
+pub const INDEX_SCHEME: u32 = 1;
+/// Compression id of zstd (each block one zstd frame).
+pub const COMPRESSION_ZSTD: u8 = 1;
+/// Extension of WDL files.
+pub const WDL_EXTENSION: &str = "mbw";
+/// Extension of distance files.
+pub const DISTANCE_EXTENSION: &str = "mbd";
+/// Default block size in slots.
+pub const DEFAULT_BLOCK_SLOTS: u32 = 1 << 16;
+/// Default zstd level.
+pub const DEFAULT_LEVEL: i32 = 9;
+
+/// WDL symbol of a draw.
+pub const SYMBOL_DRAW: u8 = 0;
+/// WDL symbol of a win for the side to move.
+pub const SYMBOL_WIN: u8 = 1;
+/// WDL symbol of a loss for the side to move.
+pub const SYMBOL_LOSS: u8 = 2;
+
+/// The two files of a sector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FileKind {
+    /// `.mbw`: win, draw or loss of every slot.
+    Wdl,
+    /// `.mbd`: distance in plies of every win and loss.
+    Distance,
+}
+
+impl FileKind {
+    /// The kind byte of the header: `W` or `D`.
+    pub fn byte(self) -> u8 {
+        match self {
+            FileKind::Wdl => b'W',
+            FileKind::Distance => b'D',
+        }
+    }
+
+    /// The kind of a header kind byte.
+    pub fn from_byte(b: u8) -> Option<FileKind> {
+        match b {
+            b'W' => Some(FileKind::Wdl),
+            b'D' => Some(FileKind::Distance),
+            _ => None,
+        }
+    }
+
+    /// File name extension.
+    pub fn extension(self) -> &'static str {
+        match self {
+            FileKind::Wdl => WDL_EXTENSION,
+            FileKind::Distance => DISTANCE_EXTENSION,
+        }
+    }
+
+    fn slot(self) -> usize {
+        match self {
+            FileKind::Wdl => 0,
+            FileKind::Distance => 1,
+        }
+    }
+}
+
+impl fmt::Display for FileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FileKind::Wdl => "WDL",
+            FileKind::Distance => "distance",
+        })
+    }
+}
+
+/// Win, draw or loss for the side to move, without distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Wdl {
+    /// The side to move wins.
+    Win,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move loses.
+    Loss,
+}
+
+impl Wdl {
+    /// The WDL part of a value.
+    pub fn of(value: crate::value::Value) -> Wdl {
+        match value {
+            crate::value::Value::Win(_) => Wdl::Win,
+            crate::value::Value::Draw => Wdl::Draw,
+            crate::value::Value::Loss(_) => Wdl::Loss,
+        }
+    }
+}
+
+/// Path of the file of `kind` of `sector` in `dir`.
+pub fn table_path(dir: &Path, sector: Sector, kind: FileKind) -> PathBuf {
+    dir.join(format!("{}.{}", sector.file_stem(), kind.extension()))
+}
+
+/// Path of the WDL file of `sector` in `dir`.
+pub fn wdl_path(dir: &Path, sector: Sector) -> PathBuf {
+    table_path(dir, sector, FileKind::Wdl)
+}
+
+/// Path of the distance file of `sector` in `dir`.
+pub fn distance_path(dir: &Path, sector: Sector) -> PathBuf {
+    table_path(dir, sector, FileKind::Distance)
+}
+
+/// Read every value of `sector` from `dir` (both files), as [`TableSet::read_values`].
+pub fn read_table(dir: &Path, variant: &Variant, sector: Sector) -> Result<Vec<u16>, TableError> {
+    TableSet::new(dir, *variant)
+        .with_cache_bytes(0)
+        .read_values(sector)
+}
+
+/// What is wrong with a table file, or with a request to the table code.
+#[derive(Debug)]
+pub enum TableError {
+    /// A file or directory could not be read or written.
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What the operating system said.
+        error: std::io::Error,
+    },
+    /// A file needed to answer is not there.
+    Missing {
+        /// The path looked for.
+        path: PathBuf,
+        /// The sector whose file it is.
+        sector: Sector,
+        /// Which of its files.
+        kind: FileKind,
+    },
+    /// A file is not a valid table for the expected variant and sector, or is damaged.
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        problem: Corruption,
+    },
+    /// The sector cannot exist in the variant (too many stones for the board or the game).
+    NoSuchSector {
+        /// The sector.
+        sector: Sector,
+        /// The variant's name.
+        variant: &'static str,
+    },
+    /// A slot number beyond the sector's slot count.
+    SlotOutOfRange {
+        /// The sector.
+        sector: Sector,
+        /// The slot asked for.
+        slot: u64,
+        /// The sector's slot count.
+        slots: u64,
+    },
+    /// Values or options given to the writer, or a path given to a checker, are not valid.
+    InvalidInput(String),
+}
+
+/// The ways a table file can be wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Corruption {
+    /// The file does not start with [`MAGIC`].
+    WrongMagic,
+    /// Another format version.
+    Version(u32),
+    /// The header does not match its checksum.
+    HeaderChecksum,
+    /// A header field has an impossible or unsupported value.
+    BadHeader(String),
+    /// The table belongs to another variant.
+    OtherVariant {
+        /// Variant name in the file.
+        found: String,
+        /// The variant expected.
+        expected: String,
+    },
+    /// Same variant name, but solved with other rules (another rules fingerprint).
+    OtherRules {
+        /// Fingerprint in the file.
+        found: u64,
+        /// Fingerprint of this build's rules.
+        expected: u64,
+    },
+    /// The file holds another sector.
+    OtherSector {
+        /// Sector in the file.
+        found: Sector,
+        /// The sector expected.
+        expected: Sector,
+    },
+    /// The slot count differs from the index's.
+    SlotCount {
+        /// Slot count in the file.
+        found: u64,
+        /// Slot count of the index.
+        expected: u64,
+    },
+    /// The file is shorter (or longer) than its header and block table say.
+    Truncated {
+        /// Actual length.
+        len: u64,
+        /// Length implied by the header and block table.
+        expected: u64,
+    },
+    /// The block table is out of bounds, out of order or does not match its checksum.
+    BadBlockTable(String),
+    /// A compressed block does not match its checksum.
+    BlockChecksum {
+        /// Block number.
+        block: u32,
+    },
+    /// A block does not decompress to the expected number of bytes.
+    Decompression {
+        /// Block number.
+        block: u32,
+        /// What the decompressor said.
+        message: String,
+    },
+    /// The whole-file checksum in the trailer does not match.
+    FileChecksum,
+    /// A used slot holds a symbol that means nothing (WDL symbol 3, a distance beyond the
+    /// header's maximum).
+    BadSymbol {
+        /// The slot.
+        slot: u64,
+        /// The symbol.
+        symbol: u16,
+    },
+    /// The distance file was not written together with the WDL file beside it.
+    NotCompanion,
+}
+
+impl fmt::Display for Corruption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Corruption::WrongMagic => f.write_str("not a millbase table (wrong magic)"),
+            Corruption::Version(v) => {
+                write!(
+                    f,
+                    "table format version {v}, this build reads version {VERSION}"
+                )
+            }
+            Corruption::HeaderChecksum => f.write_str("header checksum mismatch (damaged file)"),
+            Corruption::BadHeader(what) => write!(f, "bad header: {what}"),
+            Corruption::OtherVariant { found, expected } => {
+                write!(f, "table of variant '{found}', expected '{expected}'")
+            }
+            Corruption::OtherRules { found, expected } => write!(
+                f,
+                "rules fingerprint {found:#018x} differs from this build's {expected:#018x} \
+                 (solved with other rules)"
+            ),
+            Corruption::OtherSector { found, expected } => {
+                write!(f, "holds sector {found}, expected {expected}")
+            }
+            Corruption::SlotCount { found, expected } => {
+                write!(f, "{found} slots, the index has {expected}")
+            }
+            Corruption::Truncated { len, expected } => {
+                write!(f, "truncated or padded: {len} bytes, expected {expected}")
+            }
+            Corruption::BadBlockTable(what) => write!(f, "bad block table: {what}"),
+            Corruption::BlockChecksum { block } => {
+                write!(f, "block {block}: checksum mismatch (damaged data)")
+            }
+            Corruption::Decompression { block, message } => {
+                write!(f, "block {block}: decompression failed: {message}")
+            }
+            Corruption::FileChecksum => f.write_str("whole-file checksum mismatch (damaged file)"),
+            Corruption::BadSymbol { slot, symbol } => {
+                write!(f, "slot {slot} holds the invalid symbol {symbol}")
+            }
+            Corruption::NotCompanion => {
+                f.write_str("distance file was not written together with the WDL file beside it")
+            }
+        }
+    }
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            TableError::Missing { path, sector, kind } => write!(
+                f,
+                "{}: no such file: the {kind} table of sector {sector} is needed",
+                path.display()
+            ),
+            TableError::Corrupt { path, problem } => write!(f, "{}: {problem}", path.display()),
+            TableError::NoSuchSector { sector, variant } => {
+                write!(f, "sector {sector} does not exist in variant {variant}")
+            }
+            TableError::SlotOutOfRange {
+                sector,
+                slot,
+                slots,
+            } => write!(f, "slot {slot} of sector {sector}, which has {slots} slots"),
+            TableError::InvalidInput(what) => f.write_str(what),
+        }
+    }
+}
+
+impl std::error::Error for TableError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            TableError::Io { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// Calls `f(run, all_used)` for the consecutive pieces of `slots` that lie in one orbit of
+/// the side to move's stone sets; `all_used` is true when the orbit's representative has no
+/// non-trivial stabilizer, so that every slot of the run is used. Otherwise
+/// [`SectorIndex::position`] tells used slots from unused ones.
+pub(crate) fn for_each_orbit_run(
+    index: &SectorIndex,
+    slots: Range<u64>,
+    mut f: impl FnMut(Range<u64>, bool),
+) {
+    let per = index.per_orbit as u64;
+    let mut s = slots.start;
+    while s < slots.end {
+        let orbit = s / per;
+        let end = ((orbit + 1) * per).min(slots.end);
+        f(s..end, index.us_orbits.stabilizer(orbit as u32) == 0);
+        s = end;
+    }
+}
+
+/// Is `slot` (below the slot count) a used slot?
+#[inline]
+pub(crate) fn is_used(index: &SectorIndex, slot: u64) -> bool {
+    let orbit = slot / index.per_orbit as u64;
+    index.us_orbits.stabilizer(orbit as u32) == 0 || index.position(slot).is_some()
+}

@@ -1,0 +1,595 @@
+//! Reading tables: a [`TableSet`] over a directory opens files lazily (memory maps), checks
+//! them on open, decompresses blocks on demand into a shared cache and verifies each block's
+//! checksum when it is decompressed.
+
+use super::cache::{BlockCache, Key};
+use super::format::{Expect, Header, block_entry, stored_file_checksum};
+use super::{
+    Corruption, FileKind, SYMBOL_DRAW, SYMBOL_LOSS, SYMBOL_WIN, TRAILER_LEN, TableError, Wdl,
+    for_each_orbit_run, is_used, table_path,
+};
+use crate::index::{Sector, SectorIndex};
+use crate::rules::Variant;
+use crate::value::{DECIDED, DRAW, UNUSED, Value, WIN_FLAG};
+use memmap2::Mmap;
+use rayon::prelude::*;
+use std::cell::RefCell;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use xxhash_rust::xxh3::xxh3_64;
+
+/// Default capacity of the block cache: 64 MiB.
+pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
+
+/// Source of file ids for cache keys, unique in the process.
+static NEXT_FILE_ID: AtomicU64 = AtomicU64::new(1);
+
+/// One open, header-checked table file.
+struct TableFile {
+    path: PathBuf,
+    map: Mmap,
+    header: Header,
+    /// Cache key prefix.
+    id: u64,
+}
+
+impl TableFile {
+    /// Map `path` and check its header and block table against `expect`.
+    fn open(path: &Path, sector: Sector, expect: &Expect) -> Result<TableFile, TableError> {
+        let io = |error: std::io::Error| {
+            if error.kind() == std::io::ErrorKind::NotFound {
+                TableError::Missing {
+                    path: path.to_path_buf(),
+                    sector,
+                    kind: expect.kind,
+                }
+            } else {
+                TableError::Io {
+                    path: path.to_path_buf(),
+                    error,
+                }
+            }
+        };
+        let file = fs::File::open(path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let corrupt = |problem| TableError::Corrupt {
+            path: path.to_path_buf(),
+            problem,
+        };
+        if len < super::HEADER_LEN as u64 {
+            // Too short for any header: nothing worth mapping (and empty maps fail).
+            let bytes = fs::read(path).map_err(io)?;
+            return Err(corrupt(Header::parse(&bytes, expect).err().unwrap_or(
+                Corruption::Truncated {
+                    len,
+                    expected: super::HEADER_LEN as u64,
+                },
+            )));
+        }
+        // SAFETY: table files are only ever replaced by rename, never modified in place, so
+        // the mapped bytes do not change under us. Damaged bytes are caught by the checks.
+        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
+        let header = Header::parse(&map, expect).map_err(corrupt)?;
+        Ok(TableFile {
+            path: path.to_path_buf(),
+            map,
+            header,
+            id: NEXT_FILE_ID.fetch_add(1, Ordering::Relaxed),
+        })
+    }
+
+    fn corrupt(&self, problem: Corruption) -> TableError {
+        TableError::Corrupt {
+            path: self.path.clone(),
+            problem,
+        }
+    }
+
+    /// Check the block's checksum and decompress it.
+    fn decode_block(&self, block: u32) -> Result<Box<[u8]>, TableError> {
+        thread_local! {
+            static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+                const { RefCell::new(None) };
+        }
+        let h = &self.header;
+        let table = &self.map[h.table_offset as usize..h.blocks_offset() as usize];
+        // Offsets and lengths were checked against the file length when it was opened.
+        let e = block_entry(table, block);
+        let data = &self.map[e.offset as usize..(e.offset + e.len as u64) as usize];
+        if xxh3_64(data) != e.checksum {
+            return Err(self.corrupt(Corruption::BlockChecksum { block }));
+        }
+        let expected = h.block_bytes(h.slots_in_block(block));
+        let failed = |message: String| self.corrupt(Corruption::Decompression { block, message });
+        let out = DECOMPRESSOR.with(|d| {
+            let mut d = d.borrow_mut();
+            if d.is_none() {
+                *d = Some(zstd::bulk::Decompressor::new().map_err(|e| failed(e.to_string()))?);
+            }
+            let d = d.as_mut().expect("set above");
+            d.decompress(data, expected)
+                .map_err(|e| failed(e.to_string()))
+        })?;
+        if out.len() != expected {
+            return Err(failed(format!("{} bytes, expected {expected}", out.len())));
+        }
+        Ok(out.into_boxed_slice())
+    }
+
+    /// Verify the whole-file checksum, then every block's checksum and decompression.
+    fn check_all(&self) -> Result<(), TableError> {
+        (0..self.header.blocks)
+            .into_par_iter()
+            .try_for_each(|b| self.decode_block(b).map(drop))?;
+        let body = &self.map[..self.map.len() - TRAILER_LEN];
+        if xxh3_64(body) != stored_file_checksum(&self.map) {
+            return Err(self.corrupt(Corruption::FileChecksum));
+        }
+        Ok(())
+    }
+}
+
+/// Symbol of slot `j` of a decompressed WDL block.
+#[inline]
+fn wdl_symbol(block: &[u8], j: usize) -> u8 {
+    (block[j / 4] >> (2 * (j % 4))) & 3
+}
+
+/// Symbol of slot `j` of a decompressed distance block.
+#[inline]
+fn distance_symbol(block: &[u8], j: usize, wide: bool) -> u16 {
+    if wide {
+        u16::from_le_bytes([block[2 * j], block[2 * j + 1]])
+    } else {
+        block[j] as u16
+    }
+}
+
+/// A sector's index and lazily opened files.
+struct SectorEntry {
+    index: SectorIndex,
+    files: [OnceLock<TableFile>; 2],
+    opening: Mutex<()>,
+}
+
+/// Counts of a sector's WDL file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WdlCounts {
+    /// Used slots.
+    pub positions: u64,
+    /// Wins for the side to move.
+    pub wins: u64,
+    /// Losses for the side to move.
+    pub losses: u64,
+    /// Draws.
+    pub draws: u64,
+}
+
+/// What [`TableSet::check_sector`] checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SectorCheck {
+    /// Size of the WDL file in bytes.
+    pub wdl_bytes: u64,
+    /// Size of the distance file in bytes, if there is one.
+    pub distance_bytes: Option<u64>,
+}
+
+/// The tables of one variant in one directory, for probing from any number of threads.
+///
+/// Files are opened (memory-mapped) on first use and their headers and block tables checked
+/// then; a missing or damaged file is reported on every use until it is repaired. Blocks are
+/// decompressed on demand, their checksums verified, and kept in a cache of bounded size
+/// shared by all threads. A directory with only `.mbw` files answers [`TableSet::wdl`];
+/// [`TableSet::value`] needs the `.mbd` files too.
+pub struct TableSet {
+    dir: PathBuf,
+    variant: Variant,
+    /// Per sector, by [`TableSet::sector_number`].
+    sectors: Vec<OnceLock<Box<SectorEntry>>>,
+    cache: BlockCache,
+}
+
+impl TableSet {
+    /// The tables of `variant` in `dir`, with a block cache of [`DEFAULT_CACHE_BYTES`].
+    /// Nothing is opened yet.
+    pub fn new(dir: impl Into<PathBuf>, variant: Variant) -> TableSet {
+        let radix = variant.stones as usize + 1;
+        TableSet {
+            dir: dir.into(),
+            variant,
+            sectors: (0..radix.pow(4)).map(|_| OnceLock::new()).collect(),
+            cache: BlockCache::new(DEFAULT_CACHE_BYTES),
+        }
+    }
+
+    /// The same with a block cache of about `bytes` bytes (0: no caching).
+    pub fn with_cache_bytes(mut self, bytes: usize) -> TableSet {
+        self.cache = BlockCache::new(bytes);
+        self
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    fn entry(&self, sector: Sector) -> Result<&SectorEntry, TableError> {
+        if !sector.fits(&self.variant) {
+            return Err(TableError::NoSuchSector {
+                sector,
+                variant: self.variant.name,
+            });
+        }
+        let r = self.variant.stones as usize + 1;
+        let n = ((sector.w as usize * r + sector.b as usize) * r + sector.wf as usize) * r
+            + sector.bf as usize;
+        Ok(self.sectors[n].get_or_init(|| {
+            Box::new(SectorEntry {
+                index: SectorIndex::new(&self.variant, sector),
+                files: [OnceLock::new(), OnceLock::new()],
+                opening: Mutex::new(()),
+            })
+        }))
+    }
+
+    /// The index of `sector`, to compute slots of positions.
+    pub fn index(&self, sector: Sector) -> Result<&SectorIndex, TableError> {
+        Ok(&self.entry(sector)?.index)
+    }
+
+    /// The open file of `kind` of the sector, opening it if needed. Opening the distance file
+    /// opens the WDL file too and checks that they were written together.
+    #[inline]
+    fn file<'a>(&self, e: &'a SectorEntry, kind: FileKind) -> Result<&'a TableFile, TableError> {
+        match e.files[kind.slot()].get() {
+            Some(f) => Ok(f),
+            None => self.open(e, kind),
+        }
+    }
+
+    #[cold]
+    fn open<'a>(&self, e: &'a SectorEntry, kind: FileKind) -> Result<&'a TableFile, TableError> {
+        let _guard = e.opening.lock().unwrap_or_else(|p| p.into_inner());
+        let open_one = |kind: FileKind| -> Result<&'a TableFile, TableError> {
+            if let Some(f) = e.files[kind.slot()].get() {
+                return Ok(f);
+            }
+            let sector = e.index.sector;
+            let expect = Expect {
+                variant: &self.variant,
+                kind,
+                sector,
+                slots: e.index.slots(),
+            };
+            let f = TableFile::open(&table_path(&self.dir, sector, kind), sector, &expect)?;
+            Ok(e.files[kind.slot()].get_or_init(|| f))
+        };
+        if kind == FileKind::Wdl {
+            return open_one(kind);
+        }
+        let wdl = open_one(FileKind::Wdl)?;
+        if let Some(f) = e.files[kind.slot()].get() {
+            return Ok(f);
+        }
+        let sector = e.index.sector;
+        let path = table_path(&self.dir, sector, kind);
+        let expect = Expect {
+            variant: &self.variant,
+            kind,
+            sector,
+            slots: e.index.slots(),
+        };
+        let dist = TableFile::open(&path, sector, &expect)?;
+        if !companions(&wdl.header, &dist.header, stored_file_checksum(&dist.map)) {
+            return Err(dist.corrupt(Corruption::NotCompanion));
+        }
+        Ok(e.files[kind.slot()].get_or_init(|| dist))
+    }
+
+    /// Is the WDL file of `sector` there, with a valid header and block table?
+    pub fn has_sector(&self, sector: Sector) -> bool {
+        self.entry(sector)
+            .and_then(|e| self.file(e, FileKind::Wdl))
+            .is_ok()
+    }
+
+    /// Is the distance file of `sector` there, valid, and written with its WDL file?
+    pub fn has_distances(&self, sector: Sector) -> bool {
+        self.entry(sector)
+            .and_then(|e| self.file(e, FileKind::Distance))
+            .is_ok()
+    }
+
+    /// Largest distance of a win or loss in `sector` (from the distance file's header).
+    pub fn max_plies(&self, sector: Sector) -> Result<u16, TableError> {
+        let e = self.entry(sector)?;
+        Ok(self.file(e, FileKind::Distance)?.header.max_plies)
+    }
+
+    /// The header of the file of `kind` of `sector`.
+    pub fn header(&self, sector: Sector, kind: FileKind) -> Result<Header, TableError> {
+        let e = self.entry(sector)?;
+        Ok(self.file(e, kind)?.header.clone())
+    }
+
+    /// Read the symbol of `slot` from `file` through the cache.
+    #[inline]
+    fn symbol(&self, file: &TableFile, slot: u64) -> Result<u16, TableError> {
+        let h = &file.header;
+        let block = (slot / h.block_slots as u64) as u32;
+        let j = (slot % h.block_slots as u64) as usize;
+        let key: Key = file.id << 32 | block as u64;
+        let wide = h.symbol_bits == 16;
+        let wdl = h.symbol_bits == 2;
+        self.cache.with_block(
+            key,
+            || file.decode_block(block),
+            |b| {
+                if wdl {
+                    wdl_symbol(b, j) as u16
+                } else {
+                    distance_symbol(b, j, wide)
+                }
+            },
+        )
+    }
+
+    /// Check the slot number and whether it is used.
+    #[inline]
+    fn used(&self, e: &SectorEntry, slot: u64) -> Result<bool, TableError> {
+        let slots = e.index.slots();
+        if slot >= slots {
+            return Err(TableError::SlotOutOfRange {
+                sector: e.index.sector,
+                slot,
+                slots,
+            });
+        }
+        Ok(is_used(&e.index, slot))
+    }
+
+    /// Win, draw or loss of `slot` of `sector`; `None` for an unused slot.
+    #[inline]
+    pub fn wdl(&self, sector: Sector, slot: u64) -> Result<Option<Wdl>, TableError> {
+        let e = self.entry(sector)?;
+        let file = self.file(e, FileKind::Wdl)?;
+        if !self.used(e, slot)? {
+            return Ok(None);
+        }
+        let symbol = self.symbol(file, slot)?;
+        wdl_of(symbol, slot).map(Some).map_err(|p| file.corrupt(p))
+    }
+
+    /// Value with distance of `slot` of `sector`; `None` for an unused slot. Needs both files
+    /// ([`TableError::Missing`] names the `.mbd` file when it is not there).
+    #[inline]
+    pub fn value(&self, sector: Sector, slot: u64) -> Result<Option<Value>, TableError> {
+        let e = self.entry(sector)?;
+        let dist = self.file(e, FileKind::Distance)?;
+        let wdl_file = self.file(e, FileKind::Wdl)?;
+        if !self.used(e, slot)? {
+            return Ok(None);
+        }
+        let wdl = wdl_of(self.symbol(wdl_file, slot)?, slot).map_err(|p| wdl_file.corrupt(p))?;
+        if wdl == Wdl::Draw {
+            return Ok(Some(Value::Draw));
+        }
+        let plies = self.symbol(dist, slot)?;
+        if plies > dist.header.max_plies {
+            return Err(dist.corrupt(Corruption::BadSymbol {
+                slot,
+                symbol: plies,
+            }));
+        }
+        Ok(Some(if wdl == Wdl::Win {
+            Value::Win(plies)
+        } else {
+            Value::Loss(plies)
+        }))
+    }
+
+    /// Every value of `sector` in the 16-bit encoding of [`crate::value`] ([`UNUSED`] at
+    /// unused slots), decoded in parallel without going through the cache.
+    pub fn read_values(&self, sector: Sector) -> Result<Vec<u16>, TableError> {
+        let e = self.entry(sector)?;
+        let dist = self.file(e, FileKind::Distance)?;
+        let wdl = self.file(e, FileKind::Wdl)?;
+        let block_slots = wdl.header.block_slots as usize;
+        let wide = dist.header.symbol_bits == 16;
+        let max_plies = dist.header.max_plies;
+        let mut out = vec![0u16; e.index.slots() as usize];
+        out.par_chunks_mut(block_slots)
+            .enumerate()
+            .try_for_each(|(b, chunk)| {
+                let (wb, db) = (wdl.decode_block(b as u32)?, dist.decode_block(b as u32)?);
+                let start = (b * block_slots) as u64;
+                let mut bad = None;
+                for_each_orbit_run(&e.index, start..start + chunk.len() as u64, |run, all| {
+                    for slot in run {
+                        let j = (slot - start) as usize;
+                        chunk[j] = if !all && e.index.position(slot).is_none() {
+                            UNUSED
+                        } else {
+                            let symbol = wdl_symbol(&wb, j);
+                            let plies = distance_symbol(&db, j, wide);
+                            match symbol {
+                                SYMBOL_DRAW => DRAW,
+                                SYMBOL_WIN | SYMBOL_LOSS if plies > max_plies => {
+                                    bad.get_or_insert((true, slot, plies));
+                                    0
+                                }
+                                SYMBOL_WIN => DECIDED | WIN_FLAG | plies,
+                                SYMBOL_LOSS => DECIDED | plies,
+                                _ => {
+                                    bad.get_or_insert((false, slot, symbol as u16));
+                                    0
+                                }
+                            }
+                        };
+                    }
+                });
+                match bad {
+                    None => Ok(()),
+                    Some((in_dist, slot, symbol)) => {
+                        let file = if in_dist { dist } else { wdl };
+                        Err(file.corrupt(Corruption::BadSymbol { slot, symbol }))
+                    }
+                }
+            })?;
+        Ok(out)
+    }
+
+    /// Count the wins, losses and draws of `sector` from its WDL file alone.
+    pub fn wdl_counts(&self, sector: Sector) -> Result<WdlCounts, TableError> {
+        let e = self.entry(sector)?;
+        let wdl = self.file(e, FileKind::Wdl)?;
+        let block_slots = wdl.header.block_slots as u64;
+        (0..wdl.header.blocks)
+            .into_par_iter()
+            .map(|b| {
+                let wb = wdl.decode_block(b)?;
+                let start = b as u64 * block_slots;
+                let end = start + wdl.header.slots_in_block(b);
+                let mut c = WdlCounts::default();
+                let mut bad = None;
+                for_each_orbit_run(&e.index, start..end, |run, all| {
+                    for slot in run {
+                        if !all && e.index.position(slot).is_none() {
+                            continue;
+                        }
+                        c.positions += 1;
+                        match wdl_symbol(&wb, (slot - start) as usize) {
+                            SYMBOL_DRAW => c.draws += 1,
+                            SYMBOL_WIN => c.wins += 1,
+                            SYMBOL_LOSS => c.losses += 1,
+                            s => {
+                                bad.get_or_insert((slot, s as u16));
+                            }
+                        }
+                    }
+                });
+                match bad {
+                    Some((slot, symbol)) => {
+                        Err(wdl.corrupt(Corruption::BadSymbol { slot, symbol }))
+                    }
+                    None => Ok(c),
+                }
+            })
+            .try_reduce(WdlCounts::default, |a, b| {
+                Ok(WdlCounts {
+                    positions: a.positions + b.positions,
+                    wins: a.wins + b.wins,
+                    losses: a.losses + b.losses,
+                    draws: a.draws + b.draws,
+                })
+            })
+    }
+
+    /// Verify every checksum of the file at `path` (named `<sector>.mbw` or `<sector>.mbd`):
+    /// header, block table, each block (and that it decompresses), the whole file. Reads the
+    /// file afresh, not through the maps of this set.
+    pub fn check_file(&self, path: &Path) -> Result<(), TableError> {
+        let (sector, kind) = parse_file_name(path)?;
+        let e = self.entry(sector)?;
+        let expect = Expect {
+            variant: &self.variant,
+            kind,
+            sector,
+            slots: e.index.slots(),
+        };
+        TableFile::open(path, sector, &expect)?.check_all()
+    }
+
+    /// Verify every checksum of the files of `sector` (the distance file if there is one, and
+    /// that it belongs to the WDL file), and that every used slot holds a meaningful symbol.
+    pub fn check_sector(&self, sector: Sector) -> Result<SectorCheck, TableError> {
+        let e = self.entry(sector)?;
+        let wdl = self.file(e, FileKind::Wdl)?;
+        wdl.check_all()?;
+        let dist = match self.file(e, FileKind::Distance) {
+            Ok(d) => Some(d),
+            Err(TableError::Missing {
+                kind: FileKind::Distance,
+                ..
+            }) => None,
+            Err(err) => return Err(err),
+        };
+        if let Some(d) = dist {
+            d.check_all()?;
+            self.read_values(sector)?;
+        } else {
+            self.wdl_counts(sector)?;
+        }
+        Ok(SectorCheck {
+            wdl_bytes: wdl.map.len() as u64,
+            distance_bytes: dist.map(|d| d.map.len() as u64),
+        })
+    }
+}
+
+/// The WDL of a used slot's symbol.
+#[inline]
+fn wdl_of(symbol: u16, slot: u64) -> Result<Wdl, Corruption> {
+    match symbol as u8 {
+        SYMBOL_DRAW => Ok(Wdl::Draw),
+        SYMBOL_WIN => Ok(Wdl::Win),
+        SYMBOL_LOSS => Ok(Wdl::Loss),
+        _ => Err(Corruption::BadSymbol { slot, symbol }),
+    }
+}
+
+/// Sector and kind of a table file name `<w>-<b>-<wf>-<bf>.mbw|mbd`.
+fn parse_file_name(path: &Path) -> Result<(Sector, FileKind), TableError> {
+    let bad = || {
+        TableError::InvalidInput(format!(
+            "{}: not a table file name (<w>-<b>-<wf>-<bf>.mbw or .mbd)",
+            path.display()
+        ))
+    };
+    let stem = path.file_stem().and_then(|s| s.to_str()).ok_or_else(bad)?;
+    let kind = match path.extension().and_then(|s| s.to_str()) {
+        Some(super::WDL_EXTENSION) => FileKind::Wdl,
+        Some(super::DISTANCE_EXTENSION) => FileKind::Distance,
+        _ => return Err(bad()),
+    };
+    Ok((stem.parse().map_err(|_| bad())?, kind))
+}
+
+/// Are both files of `sector` in `dir` present and valid: headers, block tables, whole-file
+/// checksums, and the distance file written together with the WDL file? This is what a
+/// finished sector means to the generator. Reads both files afresh (no maps are kept).
+pub fn sector_is_complete(dir: &Path, variant: &Variant, sector: Sector) -> bool {
+    if !sector.fits(variant) {
+        return false;
+    }
+    let slots = SectorIndex::new(variant, sector).slots();
+    let read = |kind| -> Option<(Header, u64)> {
+        let bytes = fs::read(table_path(dir, sector, kind)).ok()?;
+        let expect = Expect {
+            variant,
+            kind,
+            sector,
+            slots,
+        };
+        let header = Header::parse(&bytes, &expect).ok()?;
+        let sum = stored_file_checksum(&bytes);
+        (xxh3_64(&bytes[..bytes.len() - TRAILER_LEN]) == sum).then_some((header, sum))
+    };
+    match (read(FileKind::Wdl), read(FileKind::Distance)) {
+        (Some((wdl, _)), Some((dist, sum))) => companions(&wdl, &dist, sum),
+        _ => false,
+    }
+}
+
+/// Was the distance file with this header and whole-file checksum written with this WDL
+/// file?
+fn companions(wdl: &Header, dist: &Header, dist_checksum: u64) -> bool {
+    wdl.companion == dist_checksum && wdl.block_slots == dist.block_slots
+}

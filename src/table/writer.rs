@@ -1,0 +1,331 @@
+//! Writing the two files of a sector: symbol streams with "don't care" entries, blocks
+//! compressed in parallel, atomic replacement of the files.
+
+use super::format::{BlockEntry, Header};
+use super::{
+    BLOCK_ENTRY_LEN, COMPRESSION_ZSTD, DEFAULT_BLOCK_SLOTS, DEFAULT_LEVEL, FileKind, HEADER_LEN,
+    INDEX_SCHEME, SYMBOL_DRAW, SYMBOL_LOSS, SYMBOL_WIN, TRAILER_LEN, TableError, distance_path,
+    for_each_orbit_run, wdl_path,
+};
+use crate::index::{Sector, SectorIndex};
+use crate::rules::Variant;
+use crate::value::{DRAW, MAX_PLIES, UNUSED, Value, WIN_FLAG};
+use rayon::prelude::*;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+use xxhash_rust::xxh3::xxh3_64;
+
+/// How to write a sector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// zstd compression level (1 to 22; 9 by default: level 19 saves about 8 % more and
+    /// takes about 20 times as long).
+    pub level: i32,
+    /// Slots per block, a positive multiple of 4 (65,536 by default). Smaller blocks make
+    /// a cold probe cheaper and compress worse.
+    pub block_slots: u32,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions {
+            level: DEFAULT_LEVEL,
+            block_slots: DEFAULT_BLOCK_SLOTS,
+        }
+    }
+}
+
+/// What [`write_sector`] wrote.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WriteReport {
+    /// The sector.
+    pub sector: Sector,
+    /// Used slots (positions up to symmetry).
+    pub positions: u64,
+    /// Largest distance of a win or loss (0 if none).
+    pub max_plies: u16,
+    /// Path of the WDL file.
+    pub wdl_path: PathBuf,
+    /// Size of the WDL file in bytes.
+    pub wdl_bytes: u64,
+    /// Path of the distance file.
+    pub distance_path: PathBuf,
+    /// Size of the distance file in bytes.
+    pub distance_bytes: u64,
+    /// Time taken (checking, compressing, writing and syncing both files).
+    pub elapsed: Duration,
+}
+
+impl WriteReport {
+    /// Size of the WDL file in bits per position.
+    pub fn wdl_bits_per_position(&self) -> f64 {
+        self.wdl_bytes as f64 * 8.0 / self.positions.max(1) as f64
+    }
+
+    /// Size of the distance file in bits per position.
+    pub fn distance_bits_per_position(&self) -> f64 {
+        self.distance_bytes as f64 * 8.0 / self.positions.max(1) as f64
+    }
+}
+
+/// Write the values of `sector` (16-bit encoded, [`UNUSED`] exactly at the index's unused
+/// slots) as its `.mbd` and `.mbw` files in `dir`, each atomically (temporary file, fsync,
+/// rename, fsync of the directory). The distance file is written first, so a WDL file never
+/// stands beside an older distance file of the same writer; a sector is complete when both
+/// files are present and valid ([`super::sector_is_complete`]).
+pub fn write_sector(
+    dir: &Path,
+    variant: &Variant,
+    sector: Sector,
+    values: &[u16],
+    options: &WriteOptions,
+) -> Result<WriteReport, TableError> {
+    let start = Instant::now();
+    let invalid = |what: String| Err(TableError::InvalidInput(what));
+    if options.block_slots == 0 || !options.block_slots.is_multiple_of(4) {
+        return invalid(format!(
+            "block size {} slots: must be a positive multiple of 4",
+            options.block_slots
+        ));
+    }
+    if variant.name.len() > 16 {
+        return invalid(format!(
+            "variant name '{}' is longer than 16 bytes",
+            variant.name
+        ));
+    }
+    if !sector.fits(variant) {
+        return Err(TableError::NoSuchSector {
+            sector,
+            variant: variant.name,
+        });
+    }
+    let index = SectorIndex::new(variant, sector);
+    if values.len() as u64 != index.slots() {
+        return invalid(format!(
+            "{} values for sector {sector}, which has {} slots",
+            values.len(),
+            index.slots()
+        ));
+    }
+    let (positions, max_plies) = check_values(&index, values)?;
+    let blocks = index.slots().div_ceil(options.block_slots as u64);
+    let blocks = u32::try_from(blocks)
+        .map_err(|_| TableError::InvalidInput(format!("{blocks} blocks: use larger blocks")))?;
+    let wide = max_plies > u8::MAX as u16;
+    let header = |kind, symbol_bits, max_plies| Header {
+        kind,
+        symbol_bits,
+        compression: COMPRESSION_ZSTD,
+        level: options.level,
+        sector,
+        index_scheme: INDEX_SCHEME,
+        variant: variant.name.to_string(),
+        fingerprint: variant.fingerprint(),
+        slots: index.slots(),
+        block_slots: options.block_slots,
+        blocks,
+        max_plies,
+        table_offset: HEADER_LEN as u64,
+        companion: 0,
+        table_checksum: 0,
+    };
+    let (wdl_blocks, dist_blocks) = compress_blocks(values, options, wide)?;
+
+    let dist = assemble(
+        header(FileKind::Distance, if wide { 16 } else { 8 }, max_plies),
+        &dist_blocks,
+    );
+    let distance_path = distance_path(dir, sector);
+    write_atomic(dir, &distance_path, &dist)?;
+    let mut wdl_header = header(FileKind::Wdl, 2, 0);
+    wdl_header.companion = super::format::stored_file_checksum(&dist);
+    let wdl = assemble(wdl_header, &wdl_blocks);
+    let wdl_path = wdl_path(dir, sector);
+    write_atomic(dir, &wdl_path, &wdl)?;
+    Ok(WriteReport {
+        sector,
+        positions,
+        max_plies,
+        wdl_path,
+        wdl_bytes: wdl.len() as u64,
+        distance_path,
+        distance_bytes: dist.len() as u64,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// Check that unused codes stand exactly at unused slots and every other code is a value;
+/// returns the number of positions and the largest distance.
+fn check_values(index: &SectorIndex, values: &[u16]) -> Result<(u64, u16), TableError> {
+    const CHUNK: usize = 1 << 16;
+    values
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let start = (c * CHUNK) as u64;
+            let (mut positions, mut max_plies, mut bad) = (0u64, 0u16, None);
+            for_each_orbit_run(index, start..start + chunk.len() as u64, |run, all_used| {
+                for slot in run {
+                    let code = chunk[(slot - start) as usize];
+                    let used = all_used || index.position(slot).is_some();
+                    let ok = match (used, Value::decode(code)) {
+                        (false, _) => code == UNUSED,
+                        (true, None) => false,
+                        (true, Some(v)) => {
+                            let plies = v.plies().unwrap_or(0);
+                            max_plies = max_plies.max(plies);
+                            plies <= MAX_PLIES
+                        }
+                    };
+                    positions += used as u64;
+                    if !ok && bad.is_none() {
+                        bad = Some((slot, code, used));
+                    }
+                }
+            });
+            match bad {
+                Some((slot, code, used)) => Err(TableError::InvalidInput(format!(
+                    "sector {}: {} slot {slot} holds code {code:#06x}",
+                    index.sector,
+                    if used { "used" } else { "unused" }
+                ))),
+                None => Ok((positions, max_plies)),
+            }
+        })
+        .try_reduce(|| (0, 0), |a, b| Ok((a.0 + b.0, a.1.max(b.1))))
+}
+
+/// A compressed block and its checksum.
+struct Compressed {
+    bytes: Vec<u8>,
+    checksum: u64,
+}
+
+/// The WDL and distance symbol streams of every block, compressed.
+fn compress_blocks(
+    values: &[u16],
+    options: &WriteOptions,
+    wide: bool,
+) -> Result<(Vec<Compressed>, Vec<Compressed>), TableError> {
+    let pairs: Vec<(Compressed, Compressed)> = values
+        .par_chunks(options.block_slots as usize)
+        .map_init(
+            || zstd::bulk::Compressor::new(options.level),
+            |compressor, block| {
+                let compressor = compressor.as_mut().map_err(compress_error)?;
+                let mut compress = |symbols: &[u8]| {
+                    let bytes = compressor.compress(symbols).map_err(compress_error)?;
+                    Ok::<_, TableError>(Compressed {
+                        checksum: xxh3_64(&bytes),
+                        bytes,
+                    })
+                };
+                let wdl = compress(&wdl_symbols(block))?;
+                let dist = compress(&distance_symbols(block, wide))?;
+                Ok((wdl, dist))
+            },
+        )
+        .collect::<Result<_, TableError>>()?;
+    Ok(pairs.into_iter().unzip())
+}
+
+fn compress_error(e: impl std::fmt::Display) -> TableError {
+    TableError::InvalidInput(format!("zstd compression failed: {e}"))
+}
+
+/// 2-bit WDL symbols packed four to a byte (slot `i` in bits `2 * (i % 4)`); unused slots
+/// repeat the previous slot's symbol (0 at the start of the block).
+fn wdl_symbols(block: &[u16]) -> Vec<u8> {
+    let mut out = vec![0u8; block.len().div_ceil(4)];
+    let mut prev = SYMBOL_DRAW;
+    for (i, &code) in block.iter().enumerate() {
+        let symbol = match code {
+            UNUSED => prev,
+            DRAW => SYMBOL_DRAW,
+            c if c & WIN_FLAG != 0 => SYMBOL_WIN,
+            _ => SYMBOL_LOSS,
+        };
+        out[i / 4] |= symbol << (2 * (i % 4));
+        prev = symbol;
+    }
+    out
+}
+
+/// Distances of wins and losses, one byte each or two (little-endian) when `wide`; draws and
+/// unused slots repeat the previous slot's symbol (0 at the start of the block).
+fn distance_symbols(block: &[u16], wide: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(block.len() * (1 + wide as usize));
+    let mut prev = 0u16;
+    for &code in block {
+        if code != UNUSED && code != DRAW {
+            prev = code & !(crate::value::DECIDED | WIN_FLAG);
+        }
+        if wide {
+            out.extend_from_slice(&prev.to_le_bytes());
+        } else {
+            out.push(prev as u8);
+        }
+    }
+    out
+}
+
+/// The file: header, block table, blocks, trailer.
+fn assemble(mut header: Header, blocks: &[Compressed]) -> Vec<u8> {
+    let data: usize = blocks.iter().map(|b| b.bytes.len()).sum();
+    let table_len = blocks.len() * BLOCK_ENTRY_LEN;
+    let mut out = Vec::with_capacity(HEADER_LEN + table_len + data + TRAILER_LEN);
+    let mut table = Vec::with_capacity(table_len);
+    let mut offset = (HEADER_LEN + table_len) as u64;
+    for b in blocks {
+        let len = b.bytes.len() as u32;
+        table.extend_from_slice(
+            &BlockEntry {
+                offset,
+                len,
+                checksum: b.checksum,
+            }
+            .encode(),
+        );
+        offset += len as u64;
+    }
+    header.table_checksum = xxh3_64(&table);
+    out.extend_from_slice(&header.encode());
+    out.extend_from_slice(&table);
+    for b in blocks {
+        out.extend_from_slice(&b.bytes);
+    }
+    let sum = xxh3_64(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Write `bytes` to `path` atomically: a temporary file beside it, fsync, rename, fsync of
+/// the directory.
+fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), TableError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |error| TableError::Io { path, error }
+    };
+    fs::create_dir_all(dir).map_err(io(dir))?;
+    let mut tmp_name = path.as_os_str().to_owned();
+    tmp_name.push(".tmp");
+    let tmp = PathBuf::from(tmp_name);
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(io(&tmp)(e));
+    }
+    fs::rename(&tmp, path).map_err(io(path))?;
+    // Make the rename itself durable (a directory can be opened and synced on Unix).
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
