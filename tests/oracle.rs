@@ -11,15 +11,22 @@
 //! - A position's successors come from playing each legal move (a move plus its removal is one
 //!   ply) and colour-flipping the result so that the new side to move is White again.
 //! - Round `r = 0, 1, 2, ...` decides exactly the positions at distance `r`, reading only the
-//!   values after round `r - 1` (Jacobi style: the round reads the old array and writes a new
-//!   one). An undecided position becomes `Win(r)` if some successor is `Loss(r - 1)`, and
-//!   `Loss(r)` if every successor is a win and the slowest is `Win(r - 1)` (no legal move at
-//!   all: `Loss(0)`). Whatever is undecided at the fixpoint is a draw.
+//!   values after round `r - 1` (Jacobi style: a round's decisions are collected and written
+//!   only when the round ends). An undecided position becomes `Win(r)` if some successor is
+//!   `Loss(r - 1)`, and `Loss(r)` if every successor is a win and the slowest is `Win(r - 1)`
+//!   (no legal move at all: `Loss(0)`). Values of sectors solved before (the exits) count as
+//!   decided in the round equal to their distance, so the iteration stops at the first round
+//!   that decides nothing *and* comes after every exit distance. Whatever is undecided then is
+//!   a draw.
+//!
+//! The solver's `SectorIndex` is used only to look up the solver's value for the comparison.
 //!
 //! Rescanning every undecided position in every round would take far too long (most positions
 //! of 3-4 and 4-3 are draws, and 3-4 has ~50 moves per position), so a round skips positions
 //! that provably cannot be decided in it; see [`needs_scan`]. Whenever a position is scanned,
-//! [`scan`] also asserts that it was not skipped in a round where it should have been decided.
+//! [`scan`] also asserts that it was not skipped in a round where it should have been decided,
+//! and the ignored test `skipping_changes_nothing` checks that plain rounds (scanning every
+//! undecided position) give the same values.
 
 use millbase::index::{Sector, SectorIndex};
 use millbase::movegen::{Convention, legal_moves, play};
