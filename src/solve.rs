@@ -22,7 +22,7 @@ use crate::value::{DECIDED, MAX_PLIES, UNUSED, Value, WIN_FLAG};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
 
 /// Values (16-bit encoded, see [`crate::value`]) of solved sectors, by sector.
 pub type SolvedValues = HashMap<Sector, Arc<Vec<u16>>>;
@@ -220,9 +220,10 @@ impl ExitSummary {
 struct Work<'a> {
     sector: Sector,
     index: SectorIndex,
-    values: Vec<AtomicU16>,
+    /// Per slot: the 16-bit state in the low half, the counter of undecided internal
+    /// successors in bits 16..24 (one word, so one cache miss per predecessor update).
+    cells: Vec<AtomicU32>,
     exit_best: Vec<AtomicU16>,
-    counters: Vec<AtomicU8>,
     exits: Exits<'a>,
     /// The component sector holding this sector's internal successors and predecessors.
     partner: Option<usize>,
@@ -270,8 +271,8 @@ fn zeroed_u16(n: usize) -> Vec<AtomicU16> {
         .collect()
 }
 
-fn zeroed_u8(n: usize) -> Vec<AtomicU8> {
-    std::iter::repeat_with(|| AtomicU8::new(0))
+fn zeroed_u32(n: usize) -> Vec<AtomicU32> {
+    std::iter::repeat_with(|| AtomicU32::new(0))
         .take(n)
         .collect()
 }
@@ -307,9 +308,8 @@ pub fn solve_component(
         work.push(Work {
             sector: s,
             index,
-            values: zeroed_u16(slots),
+            cells: zeroed_u32(slots),
             exit_best: zeroed_u16(slots),
-            counters: zeroed_u8(slots),
             exits: Exits {
                 slide: table(e.slide)?,
                 slide_removal: table(e.slide_removal)?,
@@ -341,11 +341,7 @@ pub fn solve_component(
             let code = DECIDED | WIN_FLAG | d as u16;
             let won: Vec<u32> = entering
                 .into_par_iter()
-                .filter(|&slot| {
-                    let cell = &w.values[slot as usize];
-                    let cur = cell.load(Relaxed);
-                    cur & DECIDED == 0 && cell.compare_exchange(cur, code, Relaxed, Relaxed).is_ok()
-                })
+                .filter(|&slot| decide(&w.cells[slot as usize], code))
                 .collect();
             levels.frontier[d][i].extend(won);
         }
@@ -366,10 +362,10 @@ pub fn solve_component(
         .map(|w| Solved {
             sector: w.sector,
             values: w
-                .values
+                .cells
                 .into_par_iter()
                 .map(|c| {
-                    let c = c.into_inner();
+                    let c = c.into_inner() as u16;
                     if c == UNUSED {
                         UNUSED
                     } else if c & DECIDED != 0 {
@@ -442,6 +438,38 @@ impl Levels {
     }
 }
 
+/// Ask the processor to bring a cell into the cache.
+#[inline]
+fn prefetch<T>(cell: &T) {
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(cell as *const T as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = cell;
+}
+
+/// Bit offset of the successor counter in a cell.
+const COUNTER_SHIFT: u32 = 16;
+
+/// Set the state of an undecided cell to `code`, keeping its counter; false if it was already
+/// decided (by this or another thread).
+#[inline]
+fn decide(cell: &AtomicU32, code: u16) -> bool {
+    let mut cur = cell.load(Relaxed);
+    loop {
+        if cur as u16 & DECIDED != 0 {
+            return false;
+        }
+        let new = (cur & !0xFFFF) | code as u32;
+        match cell.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
+            Ok(_) => return true,
+            Err(now) => cur = now,
+        }
+    }
+}
+
 #[inline]
 fn bits(mut b: Bits) -> impl Iterator<Item = u8> {
     std::iter::from_fn(move || {
@@ -480,7 +508,7 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                 let them = pdep(combo, free);
                 combo = next_combination(combo);
                 if stab != 0 && w.index.opponent_rank(us, stab, them) != rank {
-                    w.values[slot].store(UNUSED, Relaxed);
+                    w.cells[slot].store(UNUSED as u32, Relaxed);
                     w.exit_best[slot].store(UNUSED, Relaxed);
                     continue;
                 }
@@ -549,7 +577,6 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                     internal = succ_slots.len() as u32;
                 }
                 debug_assert!(internal < 256);
-                w.counters[slot].store(internal as u8, Relaxed);
                 let state = if !any_move {
                     if empty == 0 && v.full_board == FullBoard::Draw {
                         CANNOT_LOSE
@@ -568,7 +595,7 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                 } else {
                     ex.worst_loss
                 };
-                w.values[slot].store(state, Relaxed);
+                w.cells[slot].store(state as u32 | internal << COUNTER_SHIFT, Relaxed);
                 w.exit_best[slot].store(ex.best(), Relaxed);
             }
             progress(per_orbit as u64);
@@ -607,10 +634,11 @@ fn propagate(
     frontier
         .par_chunks(1024)
         .fold(Found::default, |mut found, chunk| {
-            let mut preds: Vec<u32> = Vec::new();
-            for &slot in chunk {
-                let code = w.values[slot as usize].load(Relaxed);
-                let won = code & WIN_FLAG != 0;
+            // Software pipeline: the predecessors of the next position are computed and
+            // prefetched while the current position's are updated, so the cache misses of
+            // the (serialising) atomic updates overlap.
+            let predecessors = |slot: u32, preds: &mut Vec<u32>| -> bool {
+                let code = w.cells[slot as usize].load(Relaxed) as u16;
                 let (us, them) = w.index.position_of_used(slot as u64);
                 let us_images = syms.images(us);
                 let empty = full & !(us | them);
@@ -626,49 +654,53 @@ fn propagate(
                     };
                     let without = them & !(1 << to);
                     for from in bits(sources) {
-                        preds.push(
-                            pred.index.slot_from_images(without | 1 << from, &us_images) as u32
-                        );
+                        let p = pred.index.slot_from_images(without | 1 << from, &us_images);
+                        prefetch(&pred.cells[p as usize]);
+                        preds.push(p as u32);
                     }
                 }
-                if won {
-                    // Each distinct predecessor slot loses one option.
-                    if w.index
-                        .us_orbits
-                        .stabilizer(w.index.us_orbits.canonical(us).0)
-                        != 0
-                    {
-                        preds.sort_unstable();
-                        preds.dedup();
-                    }
-                    for &p in &preds {
-                        let cell = &pred.values[p as usize];
-                        let cur = cell.load(Relaxed);
-                        if cur & (DECIDED | CANNOT_LOSE) != 0 {
+                let won = code & WIN_FLAG != 0;
+                let orbit = (slot / w.index.per_orbit) as u32;
+                if won && w.index.us_orbits.stabilizer(orbit) != 0 {
+                    // Each distinct predecessor slot loses one option only once.
+                    preds.sort_unstable();
+                    preds.dedup();
+                }
+                won
+            };
+            let (mut cur, mut ahead) = (Vec::new(), Vec::new());
+            let mut cur_won = predecessors(chunk[0], &mut cur);
+            for k in 0..chunk.len() {
+                let ahead_won = match chunk.get(k + 1) {
+                    Some(&slot) => predecessors(slot, &mut ahead),
+                    None => false,
+                };
+                if cur_won {
+                    for &p in &cur {
+                        let cell = &pred.cells[p as usize];
+                        if cell.load(Relaxed) as u16 & (DECIDED | CANNOT_LOSE) != 0 {
                             continue;
                         }
-                        if pred.counters[p as usize].fetch_sub(1, Relaxed) == 1 {
-                            let level = next.max(cur);
-                            if cell
-                                .compare_exchange(cur, DECIDED | level, Relaxed, Relaxed)
-                                .is_ok()
-                            {
+                        let old = cell.fetch_sub(1 << COUNTER_SHIFT, Relaxed);
+                        let state = old as u16;
+                        if old >> COUNTER_SHIFT == 1 && state & (DECIDED | CANNOT_LOSE) == 0 {
+                            // Every move loses: as slowly as the slowest exit allows.
+                            let level = next.max(state);
+                            if decide(cell, DECIDED | level) {
                                 found.decided.push((level, p));
                             }
                         }
                     }
                 } else {
                     let code = DECIDED | WIN_FLAG | next;
-                    for &p in &preds {
-                        let cell = &pred.values[p as usize];
-                        let cur = cell.load(Relaxed);
-                        if cur & DECIDED == 0
-                            && cell.compare_exchange(cur, code, Relaxed, Relaxed).is_ok()
-                        {
+                    for &p in &cur {
+                        if decide(&pred.cells[p as usize], code) {
                             found.decided.push((next, p));
                         }
                     }
                 }
+                std::mem::swap(&mut cur, &mut ahead);
+                cur_won = ahead_won;
             }
             progress(chunk.len() as u64);
             found
