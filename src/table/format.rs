@@ -81,7 +81,7 @@ impl Header {
     }
 
     /// The 128 header bytes, checksum included.
-    pub fn encode(&self) -> [u8; HEADER_LEN] {
+    pub(crate) fn encode(&self) -> [u8; HEADER_LEN] {
         let mut h = [0u8; HEADER_LEN];
         h[0..8].copy_from_slice(MAGIC);
         h[8..12].copy_from_slice(&VERSION.to_le_bytes());
@@ -113,7 +113,7 @@ impl Header {
     /// header checksum, field ranges, then variant, rules fingerprint, kind, sector and slot
     /// count against the expectation, then the block table's bounds and checksum and the file
     /// length. Block contents and the whole-file checksum are not read.
-    pub fn parse(file: &[u8], expect: &Expect) -> Result<Header, Corruption> {
+    pub(crate) fn parse(file: &[u8], expect: &Expect) -> Result<Header, Corruption> {
         let len = file.len() as u64;
         if file.len() < 12 {
             return Err(truncated(len, HEADER_LEN as u64));
@@ -298,7 +298,7 @@ fn truncated(len: u64, expected: u64) -> Corruption {
 }
 
 /// What a file must be: its variant, kind, sector and slot count.
-pub struct Expect<'a> {
+pub(crate) struct Expect<'a> {
     /// The variant (name and rules fingerprint).
     pub variant: &'a Variant,
     /// WDL or distance.
@@ -311,7 +311,7 @@ pub struct Expect<'a> {
 
 /// One entry of the block table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BlockEntry {
+pub(crate) struct BlockEntry {
     /// Offset of the compressed block from the start of the file.
     pub offset: u64,
     /// Compressed length in bytes.
@@ -322,7 +322,7 @@ pub struct BlockEntry {
 
 impl BlockEntry {
     /// The 20 bytes of the entry.
-    pub fn encode(&self) -> [u8; BLOCK_ENTRY_LEN] {
+    pub(crate) fn encode(&self) -> [u8; BLOCK_ENTRY_LEN] {
         let mut e = [0u8; BLOCK_ENTRY_LEN];
         e[0..8].copy_from_slice(&self.offset.to_le_bytes());
         e[8..12].copy_from_slice(&self.len.to_le_bytes());
@@ -332,7 +332,7 @@ impl BlockEntry {
 }
 
 /// Entry `block` of a block table (`table` holds at least `block + 1` entries).
-pub fn block_entry(table: &[u8], block: u32) -> BlockEntry {
+pub(crate) fn block_entry(table: &[u8], block: u32) -> BlockEntry {
     let o = block as usize * BLOCK_ENTRY_LEN;
     BlockEntry {
         offset: u64_at(table, o),
@@ -342,6 +342,6 @@ pub fn block_entry(table: &[u8], block: u32) -> BlockEntry {
 }
 
 /// The whole-file checksum stored in the trailer (the file is at least a trailer long).
-pub fn stored_file_checksum(file: &[u8]) -> u64 {
+pub(crate) fn stored_file_checksum(file: &[u8]) -> u64 {
     u64_at(file, file.len() - TRAILER_LEN)
 }

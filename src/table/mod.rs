@@ -22,8 +22,8 @@ mod format;
 mod reader;
 mod writer;
 
-pub use format::{BlockEntry, Header};
-pub use reader::{SectorCheck, TableSet, WdlCounts, sector_is_complete};
+pub use format::Header;
+pub use reader::{DEFAULT_CACHE_BYTES, SectorCheck, TableSet, WdlCounts, sector_is_complete};
 pub use writer::{WriteOptions, WriteReport, write_sector};
 
 use crate::index::{Sector, SectorIndex};
