@@ -6,6 +6,7 @@ pub mod movegen;
 pub mod notation;
 pub mod plan;
 pub mod position;
+pub mod probe;
 pub mod rules;
 pub mod solve;
 pub mod table;

@@ -8,6 +8,7 @@
 mod game;
 mod generate;
 mod plan;
+mod probe;
 
 use clap::{Args, Parser, Subcommand};
 use millbase::movegen::Convention;
@@ -45,6 +46,12 @@ pub enum Command {
     Stats(generate::StatsArgs),
     /// List the sectors a whole game needs, in solving order, with estimated costs.
     Plan(plan::PlanArgs),
+    /// The value of a position and of every legal move, best first.
+    Probe(probe::ProbeArgs),
+    /// The principal variation: perfect play from a position to the end of the game.
+    Pv(probe::PvArgs),
+    /// Check every table: checksums, and every value re-derived from its successors.
+    Verify(probe::VerifyArgs),
 }
 
 /// Run a parsed command line.
@@ -55,6 +62,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Generate(args) => generate::run_generate(&args),
         Command::Stats(args) => generate::run_stats(&args),
         Command::Plan(args) => plan::run_plan(&args),
+        Command::Probe(args) => probe::run_probe(&args),
+        Command::Pv(args) => probe::run_pv(&args),
+        Command::Verify(args) => probe::run_verify(&args),
     }
 }
 

@@ -1,0 +1,265 @@
+//! `probe`, `pv` and `verify`: perfect-play queries and the independent table check.
+
+use super::generate::{sectors_in_dir, table_dir};
+use super::{CliError, VariantArg, emit, position_arg};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use millbase::index::Sector;
+use millbase::notation::format_move;
+use millbase::plan::successor_sectors;
+use millbase::probe::{ProbeError, Tablebase};
+use millbase::rules::Variant;
+use millbase::table::TableSet;
+use millbase::value::Value;
+use millbase::verify::{Mismatch, ValueLookup, verify_sector};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Arguments of `millbase probe`.
+#[derive(Debug, Args)]
+pub struct ProbeArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    /// Directory of the tables [default: data/<variant>].
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Print JSON: {"value", "plies", "moves": [{"move", "value", "plies"}, ...]}.
+    #[arg(long)]
+    json: bool,
+    /// The position: a Sanmill position string (quoted, or as separate words) or `start`.
+    #[arg(value_name = "POSITION", required = true, num_args = 1.., allow_negative_numbers = true)]
+    position: Vec<String>,
+}
+
+/// Arguments of `millbase pv`.
+#[derive(Debug, Args)]
+pub struct PvArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    /// Directory of the tables [default: data/<variant>].
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Longest line to print (a drawn game never ends).
+    #[arg(long, default_value_t = 100)]
+    max_plies: usize,
+    /// Print JSON: {"value", "plies", "line": ["move", ...]}.
+    #[arg(long)]
+    json: bool,
+    /// The position: a Sanmill position string (quoted, or as separate words) or `start`.
+    #[arg(value_name = "POSITION", required = true, num_args = 1.., allow_negative_numbers = true)]
+    position: Vec<String>,
+}
+
+/// Arguments of `millbase verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    /// Directory of the tables [default: data/<variant>].
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Do not draw a progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn probe_error(e: ProbeError) -> CliError {
+    match e {
+        ProbeError::Position(_) | ProbeError::Impossible(_) => CliError::usage(e.to_string()),
+        // A missing or damaged table is an input problem too: the message names the file.
+        ProbeError::Table(t) => CliError::usage(t.to_string()),
+    }
+}
+
+fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
+    (
+        serde_json::Value::from(v.kind()),
+        v.plies()
+            .map_or(serde_json::Value::Null, serde_json::Value::from),
+    )
+}
+
+fn value_text(v: Value) -> String {
+    match v {
+        Value::Win(n) => format!("win in {n} plies"),
+        Value::Loss(n) => format!("loss in {n} plies"),
+        Value::Draw => "draw".into(),
+    }
+}
+
+fn open(variant: &VariantArg, dir: &Option<PathBuf>) -> Result<(Variant, Tablebase), CliError> {
+    let v = variant.get()?;
+    let tb = Tablebase::open(table_dir(dir, &v), v).map_err(probe_error)?;
+    Ok((v, tb))
+}
+
+/// `millbase probe`.
+pub fn run_probe(args: &ProbeArgs) -> Result<(), CliError> {
+    let (v, tb) = open(&args.variant, &args.dir)?;
+    let pos = position_arg(&v, &args.position.join(" "))?;
+    let value = tb.value(&pos).map_err(probe_error)?;
+    let moves = tb.move_values(&pos).map_err(probe_error)?;
+    let text = if args.json {
+        let (kind, plies) = value_json(value);
+        let moves: Vec<serde_json::Value> = moves
+            .iter()
+            .map(|m| {
+                let (kind, plies) = value_json(m.value);
+                serde_json::json!({"move": format_move(&v, m.mv), "value": kind, "plies": plies})
+            })
+            .collect();
+        format!(
+            "{}\n",
+            serde_json::json!({"value": kind, "plies": plies, "moves": moves})
+        )
+    } else {
+        let mut t = format!("{}\n", value_text(value));
+        for m in &moves {
+            let _ = writeln!(t, "{:<12} {}", format_move(&v, m.mv), value_text(m.value));
+        }
+        t
+    };
+    emit(&text)
+}
+
+/// `millbase pv`.
+pub fn run_pv(args: &PvArgs) -> Result<(), CliError> {
+    let (v, tb) = open(&args.variant, &args.dir)?;
+    let pos = position_arg(&v, &args.position.join(" "))?;
+    let value = tb.value(&pos).map_err(probe_error)?;
+    let line = tb
+        .principal_variation(&pos, args.max_plies)
+        .map_err(probe_error)?;
+    let moves: Vec<String> = line.iter().map(|m| format_move(&v, m.mv)).collect();
+    let text = if args.json {
+        let (kind, plies) = value_json(value);
+        format!(
+            "{}\n",
+            serde_json::json!({"value": kind, "plies": plies, "line": moves})
+        )
+    } else {
+        format!("{}\n{}\n", value_text(value), moves.join(" "))
+    };
+    emit(&text)
+}
+
+/// Whole sectors loaded for verification.
+struct Loaded(HashMap<Sector, Vec<u16>>);
+
+impl ValueLookup for Loaded {
+    fn code(&self, sector: Sector, slot: u64) -> Option<u16> {
+        self.0
+            .get(&sector)
+            .and_then(|v| v.get(slot as usize).copied())
+    }
+}
+
+/// `millbase verify`: every checksum, then every value re-derived from its successors.
+pub fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
+    let v = args.variant.get()?;
+    let dir = table_dir(&args.dir, &v);
+    let sectors = sectors_in_dir(&dir)?;
+    if sectors.is_empty() {
+        return Err(CliError::usage(format!(
+            "no tables of variant {} in {}",
+            v.name,
+            dir.display()
+        )));
+    }
+    let tables = TableSet::new(&dir, v).with_cache_bytes(0);
+    let work: u64 = sectors
+        .iter()
+        .filter_map(|&s| tables.index(s).ok().map(|i| i.slots()))
+        .sum();
+    let bar = if args.quiet {
+        ProgressBar::with_draw_target(Some(work), ProgressDrawTarget::hidden())
+    } else {
+        ProgressBar::new(work)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "verify {msg:>14} [{bar:32}] {percent:>3}% {per_sec} ETA {eta}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    let mut bad: Vec<String> = Vec::new();
+    let mut checked_total = 0u64;
+    let mut cache: HashMap<Sector, Vec<u16>> = HashMap::new();
+    for &s in &sectors {
+        bar.set_message(s.to_string());
+        let file = millbase::table::wdl_path(&dir, s);
+        if let Err(e) = tables.check_sector(s) {
+            bar.suspend(|| eprintln!("{}: damaged: {e}", file.display()));
+            bad.push(file.display().to_string());
+            continue;
+        }
+        // Load the sector and everything its moves lead to; keep only those still needed.
+        let mut needed: Vec<Sector> = successor_sectors(&v, s);
+        needed.push(s);
+        cache.retain(|k, _| needed.contains(k));
+        for &n in &needed {
+            if cache.contains_key(&n) {
+                continue;
+            }
+            match tables.read_values(n) {
+                Ok(vals) => {
+                    cache.insert(n, vals);
+                }
+                Err(e) if n == s => {
+                    bar.suspend(|| eprintln!("{}: unreadable: {e}", file.display()));
+                    bad.push(file.display().to_string());
+                }
+                Err(_) => {} // reported as a missing successor sector below
+            }
+        }
+        if !cache.contains_key(&s) {
+            continue;
+        }
+        let lookup = Loaded(std::mem::take(&mut cache));
+        let advance = |n| bar.inc(n);
+        let (checked, wrong, report) = verify_sector(&v, s, &lookup, 5, &advance);
+        cache = lookup.0;
+        checked_total += checked;
+        if wrong > 0 {
+            let mut msg = format!(
+                "{}: {wrong} values disagree with their successors",
+                file.display()
+            );
+            for m in &report {
+                let _ = write!(msg, "\n  {}", describe(m));
+            }
+            bar.suspend(|| eprintln!("{msg}"));
+            bad.push(file.display().to_string());
+        }
+    }
+    bar.finish_and_clear();
+    if bad.is_empty() {
+        emit(&format!(
+            "ok: {} sectors, {checked_total} positions, every checksum and every value agrees\n",
+            sectors.len()
+        ))
+    } else {
+        Err(CliError::failure(format!(
+            "verification failed for {} file(s): {}",
+            bad.len(),
+            bad.join(", ")
+        )))
+    }
+}
+
+fn describe(m: &Mismatch) -> String {
+    match m {
+        Mismatch::Value {
+            slot,
+            stored,
+            derived,
+        } => format!(
+            "slot {slot}: stored {}, successors give {derived}",
+            stored.map_or("nothing".into(), |v| v.to_string())
+        ),
+        Mismatch::MissingSector(s) => format!("successor sector {s} is missing"),
+        Mismatch::Usage(slot) => format!("slot {slot}: used/unused marking is wrong"),
+    }
+}

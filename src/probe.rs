@@ -1,0 +1,275 @@
+//! Perfect-play queries over a directory of tables: the value of a position, the value of
+//! every legal move, the best moves and the principal variation.
+//!
+//! ```no_run
+//! use millbase::probe::Tablebase;
+//! use millbase::rules::Variant;
+//!
+//! let tb = Tablebase::open("data/std", Variant::standard()).unwrap();
+//! let pos = millbase::notation::parse_position(
+//!     &Variant::standard(),
+//!     "***O**@*/@****@*O/OO@***@O b m p 5 0 5 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes",
+//! )
+//! .unwrap();
+//! println!("{}", tb.value(&pos).unwrap());
+//! for mv in tb.move_values(&pos).unwrap() {
+//!     println!("{:?} {}", mv.mv, mv.value);
+//! }
+//! ```
+//!
+//! A [`Tablebase`] is `Send + Sync`: many threads may probe it at once. Files are opened on
+//! first use; a missing or damaged file is an error naming it.
+
+use crate::index::Sector;
+use crate::movegen::{Convention, legal_moves, play};
+use crate::notation::{PositionError, parse_position};
+use crate::position::{Move, Position};
+use crate::rules::{MIN_STONES, Variant};
+use crate::table::{TableError, TableSet, Wdl};
+use crate::value::Value;
+use std::fmt;
+use std::path::Path;
+
+/// Why a probe failed.
+#[derive(Debug)]
+pub enum ProbeError {
+    /// A table file is missing or damaged (the error names the file).
+    Table(TableError),
+    /// The position text could not be read.
+    Position(PositionError),
+    /// The position cannot be in any table (e.g. more stones than the variant has).
+    Impossible(String),
+}
+
+impl fmt::Display for ProbeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProbeError::Table(e) => e.fmt(f),
+            ProbeError::Position(e) => write!(f, "invalid position: {e}"),
+            ProbeError::Impossible(what) => f.write_str(what),
+        }
+    }
+}
+
+impl std::error::Error for ProbeError {}
+
+impl From<TableError> for ProbeError {
+    fn from(e: TableError) -> Self {
+        ProbeError::Table(e)
+    }
+}
+
+/// A legal move with its value for the side making it: the distance counts from the position
+/// before the move, so the best winning move has the position's own distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The move (in the combined convention; a lone removal in a remove-pending position).
+    pub mv: Move,
+    /// Its value for the side making it.
+    pub value: Value,
+}
+
+/// A move with its win/draw/loss for the side making it (WDL-only directories).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveWdl {
+    /// The move.
+    pub mv: Move,
+    /// Its outcome for the side making it.
+    pub wdl: Wdl,
+}
+
+/// Tables of one variant in one directory.
+pub struct Tablebase {
+    variant: Variant,
+    tables: TableSet,
+}
+
+fn flip(w: Wdl) -> Wdl {
+    match w {
+        Wdl::Win => Wdl::Loss,
+        Wdl::Loss => Wdl::Win,
+        Wdl::Draw => Wdl::Draw,
+    }
+}
+
+fn wdl_rank(w: Wdl) -> i32 {
+    match w {
+        Wdl::Win => 1,
+        Wdl::Draw => 0,
+        Wdl::Loss => -1,
+    }
+}
+
+impl Tablebase {
+    /// Open the tables of `variant` in `dir` (files are opened lazily, on first use).
+    pub fn open(dir: impl AsRef<Path>, variant: Variant) -> Result<Tablebase, ProbeError> {
+        let dir = dir.as_ref();
+        if !dir.is_dir() {
+            return Err(ProbeError::Table(TableError::Io {
+                path: dir.to_path_buf(),
+                error: std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory"),
+            }));
+        }
+        Ok(Tablebase {
+            variant,
+            tables: TableSet::new(dir, variant),
+        })
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    /// The underlying tables.
+    pub fn tables(&self) -> &TableSet {
+        &self.tables
+    }
+
+    /// Parse a Sanmill position string (or `start`) for this variant.
+    pub fn parse(&self, text: &str) -> Result<Position, ProbeError> {
+        parse_position(&self.variant, text).map_err(ProbeError::Position)
+    }
+
+    /// Sector and slot of a position that is not remove-pending and not over by stone count.
+    fn locate(&self, pos: &Position) -> Result<(Sector, u64), ProbeError> {
+        let me = pos.to_move;
+        let sector = Sector::new(
+            pos.on_board(me),
+            pos.on_board(me.other()),
+            pos.in_hand[me.index()],
+            pos.in_hand[me.other().index()],
+        );
+        let slot = self.tables.index(sector)?.slot(pos.us(), pos.them());
+        Ok((sector, slot))
+    }
+
+    /// Already decided by stone count: the side to move (or its opponent) has fewer than three.
+    fn by_count(pos: &Position) -> Option<Value> {
+        if pos.total(pos.to_move) < MIN_STONES {
+            Some(Value::Loss(0))
+        } else if pos.total(pos.to_move.other()) < MIN_STONES {
+            Some(Value::Win(0))
+        } else {
+            None
+        }
+    }
+
+    /// The value of a position for the side to move, with its distance in plies.
+    pub fn value(&self, pos: &Position) -> Result<Value, ProbeError> {
+        if let Some(v) = Self::by_count(pos) {
+            return Ok(v);
+        }
+        if pos.pending_removal {
+            return Ok(best_value(
+                self.move_values_unsorted(pos)?.iter().map(|m| m.value),
+            ));
+        }
+        let (sector, slot) = self.locate(pos)?;
+        self.tables.value(sector, slot)?.ok_or_else(|| {
+            ProbeError::Impossible(format!("slot {slot} of sector {sector} is unused"))
+        })
+    }
+
+    /// Win, draw or loss for the side to move; needs only the WDL files.
+    pub fn wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        if let Some(v) = Self::by_count(pos) {
+            return Ok(Wdl::of(v));
+        }
+        if pos.pending_removal {
+            let best = self
+                .move_wdls(pos)?
+                .into_iter()
+                .map(|m| m.wdl)
+                .max_by_key(|&w| wdl_rank(w));
+            return Ok(best.unwrap_or(Wdl::Loss));
+        }
+        let (sector, slot) = self.locate(pos)?;
+        self.tables.wdl(sector, slot)?.ok_or_else(|| {
+            ProbeError::Impossible(format!("slot {slot} of sector {sector} is unused"))
+        })
+    }
+
+    /// Legal moves: combined moves, or lone removals in a remove-pending position.
+    fn moves(&self, pos: &Position) -> Vec<Move> {
+        legal_moves(&self.variant, pos, Convention::Combined)
+    }
+
+    fn move_values_unsorted(&self, pos: &Position) -> Result<Vec<MoveValue>, ProbeError> {
+        self.moves(pos)
+            .into_iter()
+            .map(|mv| {
+                let next = play(&self.variant, pos, mv);
+                Ok(MoveValue {
+                    mv,
+                    value: self.value(&next)?.before_move(),
+                })
+            })
+            .collect()
+    }
+
+    /// Every legal move with its value for the side to move, best first (fastest wins, then
+    /// draws, then slowest losses; ties in move order).
+    pub fn move_values(&self, pos: &Position) -> Result<Vec<MoveValue>, ProbeError> {
+        let mut moves = self.move_values_unsorted(pos)?;
+        moves.sort_by_key(|m| std::cmp::Reverse(m.value.preference()));
+        Ok(moves)
+    }
+
+    /// Every legal move with its win/draw/loss for the side to move, best first; needs only
+    /// the WDL files.
+    pub fn move_wdls(&self, pos: &Position) -> Result<Vec<MoveWdl>, ProbeError> {
+        let mut out = self
+            .moves(pos)
+            .into_iter()
+            .map(|mv| {
+                let next = play(&self.variant, pos, mv);
+                Ok(MoveWdl {
+                    mv,
+                    wdl: flip(self.wdl(&next)?),
+                })
+            })
+            .collect::<Result<Vec<_>, ProbeError>>()?;
+        out.sort_by_key(|m| std::cmp::Reverse(wdl_rank(m.wdl)));
+        Ok(out)
+    }
+
+    /// The moves that keep the position's value (the fastest wins, the draws, the slowest
+    /// losses). Empty when the game is over.
+    pub fn best_moves(&self, pos: &Position) -> Result<Vec<MoveValue>, ProbeError> {
+        let moves = self.move_values(pos)?;
+        let Some(best) = moves.first().map(|m| m.value) else {
+            return Ok(moves);
+        };
+        Ok(moves.into_iter().take_while(|m| m.value == best).collect())
+    }
+
+    /// The principal variation: best moves (the first in move order among equals) until the
+    /// game ends, or `max_plies` moves for a draw (a drawn game never ends).
+    pub fn principal_variation(
+        &self,
+        pos: &Position,
+        max_plies: usize,
+    ) -> Result<Vec<MoveValue>, ProbeError> {
+        let mut line = Vec::new();
+        let mut cur = *pos;
+        while line.len() < max_plies {
+            if Self::by_count(&cur).is_some() {
+                break;
+            }
+            let Some(best) = self.best_moves(&cur)?.first().copied() else {
+                break;
+            };
+            line.push(best);
+            cur = play(&self.variant, &cur, best.mv);
+        }
+        Ok(line)
+    }
+}
+
+/// The best of some values for the side choosing among them (a loss in 0 when there are none).
+pub fn best_value(values: impl Iterator<Item = Value>) -> Value {
+    values
+        .max_by_key(|v| v.preference())
+        .unwrap_or(Value::Loss(0))
+}
