@@ -118,7 +118,7 @@ impl TableFile {
         Ok(out.into_boxed_slice())
     }
 
-    /// Verify the whole-file checksum, then every block's checksum and decompression.
+    /// Verify every block (checksum and decompression), then the whole-file checksum.
     fn check_all(&self) -> Result<(), TableError> {
         (0..self.header.blocks)
             .into_par_iter()
@@ -257,40 +257,35 @@ impl TableSet {
     #[cold]
     fn open<'a>(&self, e: &'a SectorEntry, kind: FileKind) -> Result<&'a TableFile, TableError> {
         let _guard = e.opening.lock().unwrap_or_else(|p| p.into_inner());
-        let open_one = |kind: FileKind| -> Result<&'a TableFile, TableError> {
-            if let Some(f) = e.files[kind.slot()].get() {
-                return Ok(f);
-            }
-            let sector = e.index.sector;
+        let sector = e.index.sector;
+        let load = |kind: FileKind| {
             let expect = Expect {
                 variant: &self.variant,
                 kind,
                 sector,
                 slots: e.index.slots(),
             };
-            let f = TableFile::open(&table_path(&self.dir, sector, kind), sector, &expect)?;
-            Ok(e.files[kind.slot()].get_or_init(|| f))
+            TableFile::open(&table_path(&self.dir, sector, kind), sector, &expect)
+        };
+        let [wdl_slot, dist_slot] = &e.files;
+        let wdl = match wdl_slot.get() {
+            Some(f) => f,
+            None => {
+                let f = load(FileKind::Wdl)?;
+                wdl_slot.get_or_init(|| f)
+            }
         };
         if kind == FileKind::Wdl {
-            return open_one(kind);
+            return Ok(wdl);
         }
-        let wdl = open_one(FileKind::Wdl)?;
-        if let Some(f) = e.files[kind.slot()].get() {
+        if let Some(f) = dist_slot.get() {
             return Ok(f);
         }
-        let sector = e.index.sector;
-        let path = table_path(&self.dir, sector, kind);
-        let expect = Expect {
-            variant: &self.variant,
-            kind,
-            sector,
-            slots: e.index.slots(),
-        };
-        let dist = TableFile::open(&path, sector, &expect)?;
+        let dist = load(FileKind::Distance)?;
         if !companions(&wdl.header, &dist.header, stored_file_checksum(&dist.map)) {
             return Err(dist.corrupt(Corruption::NotCompanion));
         }
-        Ok(e.files[kind.slot()].get_or_init(|| dist))
+        Ok(dist_slot.get_or_init(|| dist))
     }
 
     /// Is the WDL file of `sector` there, with a valid header and block table?
