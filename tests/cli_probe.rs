@@ -1,0 +1,126 @@
+//! `probe`, `pv` and `verify` from the command line.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args(args)
+        .output()
+        .expect("run millbase");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// White to move, 3 against 3: white wins in 7 plies (d5-e3 or d3-e5 first).
+const WIN7: &str = "O***O***/********/@O**@**@ w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes";
+
+fn generated() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (code, _, err) = run(&["generate", "--quiet", "--dir", d, "3-4"]);
+    assert_eq!(code, 0, "{err}");
+    dir
+}
+
+#[test]
+fn probe_prints_the_value_and_every_move_best_first() {
+    let dir = generated();
+    let d = dir.path().to_str().unwrap();
+    let (code, out, err) = run(&["probe", "--dir", d, "--json", WIN7]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["value"], "win");
+    assert_eq!(json["plies"], 7);
+    let moves = json["moves"].as_array().unwrap();
+    assert_eq!(moves[0]["value"], "win");
+    assert_eq!(moves[0]["plies"], 7);
+    let prefs: Vec<i64> = moves
+        .iter()
+        .map(|m| {
+            let n = m["plies"].as_i64().unwrap_or(0);
+            match m["value"].as_str().unwrap() {
+                "win" => 1000 - n,
+                "draw" => 0,
+                _ => -1000 + n,
+            }
+        })
+        .collect();
+    assert!(prefs.windows(2).all(|w| w[0] >= w[1]), "best first: {prefs:?}");
+    let (code, out, _) = run(&["probe", "--dir", d, WIN7]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("win in 7 plies\n"), "{out}");
+    let (code, out, _) = run(&["pv", "--dir", d, "--json", WIN7]);
+    assert_eq!(code, 0);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["line"].as_array().unwrap().len(), 7);
+    assert!(json["line"][6].as_str().unwrap().contains('x'), "{out}");
+}
+
+#[test]
+fn probe_errors_are_clear() {
+    let dir = generated();
+    let d = dir.path().to_str().unwrap();
+    let (code, _, err) = run(&["probe", "--dir", d, "not a position"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("millbase: error: "), "{err}");
+    let five = "OOO*****/OO******/@@@@@*** w m s 5 0 5 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes";
+    let (code, _, err) = run(&["probe", "--dir", d, five]);
+    assert_eq!(code, 2);
+    assert!(err.contains("5-5-0-0.mbw"), "{err}");
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn verify_passes_then_fails_on_a_flipped_byte_or_a_truncation() {
+    let dir = generated();
+    let d = dir.path().to_str().unwrap();
+    let (code, out, err) = run(&["verify", "--quiet", "--dir", d]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ok: 3 sectors, 1690422 positions"), "{out}");
+
+    let file = dir.path().join("3-4-0-0.mbw");
+    let good = std::fs::read(&file).unwrap();
+    let mut bad = good.clone();
+    let at = bad.len() / 2;
+    bad[at] ^= 0x10;
+    std::fs::write(&file, &bad).unwrap();
+    let (code, _, err) = run(&["verify", "--quiet", "--dir", d]);
+    assert_ne!(code, 0);
+    assert!(err.contains("3-4-0-0.mbw"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    std::fs::write(&file, &good).unwrap();
+
+    let dist = dir.path().join("4-3-0-0.mbd");
+    let bytes = std::fs::read(&dist).unwrap();
+    std::fs::write(&dist, &bytes[..bytes.len() - 100]).unwrap();
+    let (code, _, err) = run(&["verify", "--quiet", "--dir", d]);
+    assert_ne!(code, 0);
+    assert!(err.contains("4-3-0-0"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn verify_finds_a_wrong_value_behind_valid_checksums() {
+    use millbase::index::Sector;
+    use millbase::rules::Variant;
+    use millbase::table::{TableSet, WriteOptions, write_sector};
+    use millbase::value::Value;
+    let dir = generated();
+    let d = dir.path().to_str().unwrap();
+    let v = Variant::standard();
+    let s = Sector::moving(3, 3);
+    let mut values = TableSet::new(dir.path(), v).read_values(s).unwrap();
+    let slot = values
+        .iter()
+        .position(|&c| matches!(Value::decode(c), Some(Value::Win(n)) if n > 3))
+        .unwrap();
+    values[slot] = Value::Win(3).encode();
+    write_sector(dir.path(), &v, s, &values, &WriteOptions::default()).unwrap();
+    let (code, _, err) = run(&["verify", "--quiet", "--dir", d]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("3-3-0-0.mbw"), "{err}");
+    assert!(err.contains(&format!("slot {slot}")), "{err}");
+}
