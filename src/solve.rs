@@ -660,7 +660,7 @@ fn propagate(
                     }
                 }
                 let won = code & WIN_FLAG != 0;
-                let orbit = (slot / w.index.per_orbit) as u32;
+                let orbit = slot / w.index.per_orbit;
                 if won && w.index.us_orbits.stabilizer(orbit) != 0 {
                     // Each distinct predecessor slot loses one option only once.
                     preds.sort_unstable();

@@ -77,7 +77,7 @@ fn random_position(rng: &mut Rng, w: u32, b: u32) -> Position {
     };
     let us = take(w, rng);
     let them = take(b, rng);
-    let to_move = if rng.next() % 2 == 0 {
+    let to_move = if rng.next().is_multiple_of(2) {
         Color::White
     } else {
         Color::Black

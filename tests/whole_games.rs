@@ -45,7 +45,10 @@ fn three_mens_morris_whole_game() {
     assert_eq!(positions, check_all(&v, &solved));
     assert_eq!(solved.len(), 7);
     assert_eq!(positions, 564);
-    assert_eq!(Value::decode(solved[&start_sector(&v)][0]), Some(Value::Draw));
+    assert_eq!(
+        Value::decode(solved[&start_sector(&v)][0]),
+        Some(Value::Draw)
+    );
 }
 
 #[test]
@@ -56,5 +59,8 @@ fn six_mens_morris_whole_game() {
     assert_eq!(positions, check_all(&v, &solved));
     assert_eq!(solved.len(), 77);
     assert_eq!(positions, 3_101_821);
-    assert_eq!(Value::decode(solved[&start_sector(&v)][0]), Some(Value::Draw));
+    assert_eq!(
+        Value::decode(solved[&start_sector(&v)][0]),
+        Some(Value::Draw)
+    );
 }

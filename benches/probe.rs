@@ -1,0 +1,102 @@
+//! Probe latency through the public API (`Tablebase`): a position's value and its best
+//! moves, warm (blocks cached) and cold (no cache). Solves 3-3 and 3-4/4-3 of the standard
+//! game into a temporary directory first (a few seconds).
+//!
+//! `cargo bench --bench probe`
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use millbase::index::Sector;
+use millbase::position::{Color, Position};
+use millbase::probe::Tablebase;
+use millbase::rules::Variant;
+use millbase::solve::{SolvedValues, solve_component};
+use millbase::table::{TableSet, WriteOptions, write_sector};
+use std::hint::black_box;
+use std::sync::Arc;
+
+fn positions(v: &Variant, n: usize) -> Vec<Position> {
+    let mut x = 2026u64;
+    let mut out = Vec::with_capacity(n);
+    let sectors = [
+        Sector::moving(3, 3),
+        Sector::moving(3, 4),
+        Sector::moving(4, 3),
+    ];
+    while out.len() < n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let s = sectors[(x % 3) as usize];
+        let index = millbase::index::SectorIndex::new(v, s);
+        if let Some((us, them)) = index.position((x >> 8) % index.slots()) {
+            let to_move = if x & 1 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let mut stones = [0; 2];
+            stones[to_move.index()] = us;
+            stones[to_move.other().index()] = them;
+            out.push(Position {
+                stones,
+                in_hand: [0, 0],
+                to_move,
+                pending_removal: false,
+            });
+        }
+    }
+    out
+}
+
+fn bench(c: &mut Criterion) {
+    let v = Variant::standard();
+    let dir = tempfile::tempdir().unwrap();
+    let mut solved = SolvedValues::new();
+    for s in [Sector::moving(3, 3), Sector::moving(3, 4)] {
+        for out in solve_component(&v, s, &solved, &|_| {}).unwrap() {
+            write_sector(
+                dir.path(),
+                &v,
+                out.sector,
+                &out.values,
+                &WriteOptions::default(),
+            )
+            .unwrap();
+            solved.insert(out.sector, Arc::new(out.values));
+        }
+    }
+    let sample = positions(&v, 4096);
+    let tb = Tablebase::open(dir.path(), v).unwrap();
+    for p in &sample {
+        tb.move_values(p).unwrap(); // warm every block the benchmarks touch
+    }
+    let mut g = c.benchmark_group("probe");
+    let mut i = 0;
+    g.bench_function("value_warm", |b| {
+        b.iter(|| {
+            i = (i + 1) % sample.len();
+            black_box(tb.value(&sample[i]).unwrap())
+        })
+    });
+    g.bench_function("best_moves_warm", |b| {
+        b.iter(|| {
+            i = (i + 1) % sample.len();
+            black_box(tb.best_moves(&sample[i]).unwrap())
+        })
+    });
+    g.bench_function("value_cold", |b| {
+        b.iter_batched(
+            || Tablebase::open(dir.path(), v).unwrap(),
+            |fresh| {
+                i = (i + 1) % sample.len();
+                black_box(fresh.value(&sample[i]).unwrap())
+            },
+            criterion::BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+    let _ = TableSet::new(dir.path(), v);
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
