@@ -48,7 +48,10 @@ fn probe_prints_the_value_and_every_move_best_first() {
             }
         })
         .collect();
-    assert!(prefs.windows(2).all(|w| w[0] >= w[1]), "best first: {prefs:?}");
+    assert!(
+        prefs.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {prefs:?}"
+    );
     let (code, out, _) = run(&["probe", "--dir", d, WIN7]);
     assert_eq!(code, 0);
     assert!(out.starts_with("win in 7 plies\n"), "{out}");
