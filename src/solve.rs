@@ -22,7 +22,7 @@ use crate::value::{DECIDED, MAX_PLIES, UNUSED, Value, WIN_FLAG};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU16, AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Values (16-bit encoded, see [`crate::value`]) of solved sectors, by sector.
 pub type SolvedValues = HashMap<Sector, Arc<Vec<u16>>>;
@@ -178,7 +178,6 @@ struct Exits<'a> {
 /// Running summary of a position's exits during the forward pass.
 #[derive(Default)]
 struct ExitSummary {
-    any: bool,
     best_win: Option<u16>,
     worst_loss: u16,
     draw: bool,
@@ -188,7 +187,6 @@ impl ExitSummary {
     /// Note a successor of code `code` (from the successor's side to move).
     #[inline]
     fn note(&mut self, code: u16) {
-        self.any = true;
         match Value::decode(code) {
             Some(Value::Loss(k)) => self.win(k + 1),
             Some(Value::Win(k)) => self.worst_loss = self.worst_loss.max(k + 1),
@@ -196,22 +194,8 @@ impl ExitSummary {
         }
     }
 
-    /// The best exit for the side to move, encoded; [`UNUSED`] if there is no exit.
-    fn best(&self) -> u16 {
-        if let Some(n) = self.best_win {
-            Value::Win(n).encode()
-        } else if self.draw {
-            Value::Draw.encode()
-        } else if self.any {
-            Value::Loss(self.worst_loss).encode()
-        } else {
-            UNUSED
-        }
-    }
-
     #[inline]
     fn win(&mut self, n: u16) {
-        self.any = true;
         self.best_win = Some(self.best_win.map_or(n, |b| b.min(n)));
     }
 }
@@ -223,7 +207,6 @@ struct Work<'a> {
     /// Per slot: the 16-bit state in the low half, the counter of undecided internal
     /// successors in bits 16..24 (one word, so one cache miss per predecessor update).
     cells: Vec<AtomicU32>,
-    exit_best: Vec<AtomicU16>,
     exits: Exits<'a>,
     /// The component sector holding this sector's internal successors and predecessors.
     partner: Option<usize>,
@@ -238,11 +221,6 @@ pub struct Solved {
     pub sector: Sector,
     /// Encoded values by slot ([`UNUSED`] for unused slots).
     pub values: Vec<u16>,
-    /// Per slot, the encoded value of the best exit (a move into another sector: a removal or
-    /// a placement) for the side to move, or [`UNUSED`] if the position has no exit. The true
-    /// value is never worse than this; where it is equal, a table may store any value that is
-    /// not better ("don't care") and the probe repairs it with a one-ply look at the exits.
-    pub exit_best: Vec<u16>,
 }
 
 /// Errors of the solver.
@@ -264,12 +242,6 @@ impl std::fmt::Display for SolveError {
 }
 
 impl std::error::Error for SolveError {}
-
-fn zeroed_u16(n: usize) -> Vec<AtomicU16> {
-    std::iter::repeat_with(|| AtomicU16::new(0))
-        .take(n)
-        .collect()
-}
 
 fn zeroed_u32(n: usize) -> Vec<AtomicU32> {
     std::iter::repeat_with(|| AtomicU32::new(0))
@@ -309,7 +281,6 @@ pub fn solve_component(
             sector: s,
             index,
             cells: zeroed_u32(slots),
-            exit_best: zeroed_u16(slots),
             exits: Exits {
                 slide: table(e.slide)?,
                 slide_removal: table(e.slide_removal)?,
@@ -374,11 +345,6 @@ pub fn solve_component(
                         Value::Draw.encode()
                     }
                 })
-                .collect(),
-            exit_best: w
-                .exit_best
-                .into_par_iter()
-                .map(|c| c.into_inner())
                 .collect(),
         })
         .collect())
@@ -509,7 +475,6 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                 combo = next_combination(combo);
                 if stab != 0 && w.index.opponent_rank(us, stab, them) != rank {
                     w.cells[slot].store(UNUSED as u32, Relaxed);
-                    w.exit_best[slot].store(UNUSED, Relaxed);
                     continue;
                 }
                 let empty = free & !them;
@@ -596,7 +561,6 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                     ex.worst_loss
                 };
                 w.cells[slot].store(state as u32 | internal << COUNTER_SHIFT, Relaxed);
-                w.exit_best[slot].store(ex.best(), Relaxed);
             }
             progress(per_orbit as u64);
             found

@@ -24,12 +24,11 @@ pub struct PlanArgs {
 /// docs/BENCHMARKS.md. Moving-phase components iterate; placing sectors are one pass.
 const MOVING_RATE: f64 = 4.5e6;
 const PLACING_RATE: f64 = 4.0e6;
-/// Bytes per slot while solving (value state + counter + best exit) and per slot of each
-/// table read.
-const WORK_BYTES_PER_SLOT: f64 = 5.0;
+/// Bytes per slot while solving (state and counter) and per slot of each table read.
+const WORK_BYTES_PER_SLOT: f64 = 4.0;
 const READ_BYTES_PER_SLOT: f64 = 2.0;
 /// Measured file size, bits per position (WDL + distance), docs/BENCHMARKS.md.
-const DISK_BITS_PER_POSITION: f64 = 1.0;
+const DISK_BITS_PER_POSITION: f64 = 0.9;
 
 struct Estimate {
     seconds: f64,
