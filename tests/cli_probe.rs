@@ -127,3 +127,37 @@ fn verify_finds_a_wrong_value_behind_valid_checksums() {
     assert!(err.contains("3-3-0-0.mbw"), "{err}");
     assert!(err.contains(&format!("slot {slot}")), "{err}");
 }
+
+#[test]
+fn a_wdl_only_directory_still_answers_values_and_moves() {
+    let dir = generated();
+    let d = dir.path().to_str().unwrap();
+    let (_, full, _) = run(&["probe", "--dir", d, "--json", WIN7]);
+    for entry in std::fs::read_dir(dir.path()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "mbd") {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    let (code, out, err) = run(&["probe", "--dir", d, "--json", WIN7]);
+    assert_eq!(code, 0, "{err}");
+    let wdl: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let full: serde_json::Value = serde_json::from_str(&full).unwrap();
+    assert_eq!(wdl["value"], "win");
+    assert_eq!(wdl["plies"], serde_json::Value::Null);
+    // Every move keeps its win/draw/loss; the order is by outcome only.
+    let kinds = |j: &serde_json::Value| {
+        let mut k: Vec<(String, String)> = j["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["move"].to_string(), m["value"].to_string()))
+            .collect();
+        k.sort();
+        k
+    };
+    assert_eq!(kinds(&wdl), kinds(&full));
+    let (code, _, err) = run(&["pv", "--dir", d, WIN7]);
+    assert_eq!(code, 2);
+    assert!(err.contains(".mbd"), "{err}");
+}

@@ -7,9 +7,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use millbase::index::Sector;
 use millbase::notation::format_move;
 use millbase::plan::successor_sectors;
+use millbase::position::Position;
 use millbase::probe::{ProbeError, Tablebase};
 use millbase::rules::Variant;
-use millbase::table::TableSet;
+use millbase::table::{FileKind, TableError, TableSet, Wdl};
 use millbase::value::Value;
 use millbase::verify::{Mismatch, ValueLookup, verify_sector};
 use std::collections::HashMap;
@@ -94,11 +95,58 @@ fn open(variant: &VariantArg, dir: &Option<PathBuf>) -> Result<(Variant, Tableba
     Ok((v, tb))
 }
 
+/// Is this the error of a directory that holds WDL files but no distance files?
+fn distances_missing(e: &ProbeError) -> bool {
+    matches!(
+        e,
+        ProbeError::Table(TableError::Missing {
+            kind: FileKind::Distance,
+            ..
+        })
+    )
+}
+
+/// `millbase probe` on a WDL-only directory: win/draw/loss without plies.
+fn probe_wdl(
+    args: &ProbeArgs,
+    v: &Variant,
+    tb: &Tablebase,
+    pos: &Position,
+) -> Result<(), CliError> {
+    let wdl = tb.wdl(pos).map_err(probe_error)?;
+    let moves = tb.move_wdls(pos).map_err(probe_error)?;
+    let name = |w: Wdl| match w {
+        Wdl::Win => "win",
+        Wdl::Draw => "draw",
+        Wdl::Loss => "loss",
+    };
+    let text = if args.json {
+        let moves: Vec<serde_json::Value> = moves
+            .iter()
+            .map(|m| serde_json::json!({"move": format_move(v, m.mv), "value": name(m.wdl), "plies": null}))
+            .collect();
+        format!(
+            "{}\n",
+            serde_json::json!({"value": name(wdl), "plies": null, "moves": moves})
+        )
+    } else {
+        let mut t = format!("{} (no distance tables)\n", name(wdl));
+        for m in &moves {
+            let _ = writeln!(t, "{:<12} {}", format_move(v, m.mv), name(m.wdl));
+        }
+        t
+    };
+    emit(&text)
+}
+
 /// `millbase probe`.
 pub fn run_probe(args: &ProbeArgs) -> Result<(), CliError> {
     let (v, tb) = open(&args.variant, &args.dir)?;
     let pos = position_arg(&v, &args.position.join(" "))?;
-    let value = tb.value(&pos).map_err(probe_error)?;
+    let value = match tb.value(&pos) {
+        Err(e) if distances_missing(&e) => return probe_wdl(args, &v, &tb, &pos),
+        other => other.map_err(probe_error)?,
+    };
     let moves = tb.move_values(&pos).map_err(probe_error)?;
     let text = if args.json {
         let (kind, plies) = value_json(value);
