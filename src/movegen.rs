@@ -1,7 +1,7 @@
 //! Legal moves, playing them, and un-moves (predecessor positions) for retrograde analysis.
 
 use crate::position::{Color, Move, Position};
-use crate::rules::{Bits, FullBoard, NO_SQUARE, Variant};
+use crate::rules::{Bits, FullBoard, NO_SQUARE, Variant, points as bits};
 
 /// How a move that closes a mill is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -22,19 +22,6 @@ pub enum Outcome {
     Win,
     /// Drawn by rule (a full board where the variant says so).
     Draw,
-}
-
-#[inline]
-fn bits(mut b: Bits) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            None
-        } else {
-            let p = b.trailing_zeros() as u8;
-            b &= b - 1;
-            Some(p)
-        }
-    })
 }
 
 /// The (from, to) pairs of the side to move before removals, and a flag per pair telling

@@ -11,6 +11,20 @@ use std::sync::OnceLock;
 /// A set of points as a bitmask (bit `i` = point `i`). Boards have at most 24 points.
 pub type Bits = u32;
 
+/// The points of a set, lowest first.
+#[inline]
+pub fn points(mut set: Bits) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            None
+        } else {
+            let p = set.trailing_zeros() as u8;
+            set &= set - 1;
+            Some(p)
+        }
+    })
+}
+
 /// Marker for "no square" in compact move encodings.
 pub const NO_SQUARE: u8 = u8::MAX;
 

@@ -17,7 +17,7 @@
 //! the same slot, both directions de-duplicate.
 
 use crate::index::{Sector, SectorIndex, next_combination, pdep};
-use crate::rules::{Bits, FullBoard, MIN_STONES, Variant};
+use crate::rules::{Bits, FullBoard, MIN_STONES, Variant, points as bits};
 use crate::value::{DECIDED, MAX_PLIES, UNUSED, Value, WIN_FLAG};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -434,19 +434,6 @@ fn decide(cell: &AtomicU32, code: u16) -> bool {
             Err(now) => cur = now,
         }
     }
-}
-
-#[inline]
-fn bits(mut b: Bits) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if b == 0 {
-            None
-        } else {
-            let p = b.trailing_zeros() as u8;
-            b &= b - 1;
-            Some(p)
-        }
-    })
 }
 
 /// The forward pass over sector `i`: initial states, counters, exit values.
