@@ -445,6 +445,17 @@ impl BoardTables {
     }
 }
 
+/// The side to move's stones of a position, canonicalised: see [`SectorIndex::frame`].
+#[derive(Clone, Copy, Debug)]
+pub struct UsFrame {
+    /// Orbit of the stone set.
+    pub orbit: u32,
+    /// Symmetry taking the stone set to its representative.
+    pub sym: usize,
+    rep: Bits,
+    stab: u16,
+}
+
 /// The dense index of one sector.
 pub struct SectorIndex {
     /// The sector.
@@ -504,6 +515,27 @@ impl SectorIndex {
         let mapped = self.tables.syms.apply(sym, them);
         let rank = self.opponent_rank(rep, self.us_orbits.stabilizer(orbit), mapped);
         orbit as u64 * self.per_orbit as u64 + rank as u64
+    }
+
+    /// The part of a slot computation that depends only on the side to move's stones, for
+    /// computing the slots of many positions that share them ([`SectorIndex::slot_in_frame`]).
+    #[inline]
+    pub fn frame(&self, us: Bits) -> UsFrame {
+        let (orbit, sym) = self.us_orbits.canonical(us);
+        UsFrame {
+            orbit,
+            sym,
+            rep: self.us_orbits.rep(orbit),
+            stab: self.us_orbits.stabilizer(orbit),
+        }
+    }
+
+    /// Slot of the position (`us`, `them`) where `frame` is `self.frame(us)` and `mapped` is
+    /// `them` mapped by the frame's symmetry (`tables.syms.apply(frame.sym, them)`).
+    #[inline]
+    pub fn slot_in_frame(&self, frame: &UsFrame, mapped: Bits) -> u64 {
+        let rank = self.opponent_rank(frame.rep, frame.stab, mapped);
+        frame.orbit as u64 * self.per_orbit as u64 + rank as u64
     }
 
     /// Slot of the position (`us`, `them`) given the images of `them` under every symmetry

@@ -506,6 +506,11 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                     }
                 }
                 if s.wf > 0 {
+                    // Placements without a mill share the successor's side to move (`them`).
+                    let place = w.exits.place.as_ref().map(|t| {
+                        let frame = t.index.frame(them);
+                        (t, frame, t.index.tables.syms.apply(frame.sym, us))
+                    });
                     for to in bits(empty) {
                         any_move = true;
                         let placed = us | 1 << to;
@@ -518,8 +523,9 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                                     }
                                 }
                             }
-                        } else if let Some(t) = &w.exits.place {
-                            ex.note(t.code(them, placed));
+                        } else if let Some((t, frame, mapped_us)) = &place {
+                            let mapped = mapped_us | t.index.tables.syms.apply(frame.sym, 1 << to);
+                            ex.note(t.values[t.index.slot_in_frame(frame, mapped) as usize]);
                         }
                     }
                 }
