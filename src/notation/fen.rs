@@ -1,0 +1,498 @@
+//! Sanmill position strings ("FEN"): reading and writing whole positions.
+
+use crate::position::{Color, Position};
+use crate::rules::{Board, Variant};
+use std::fmt;
+
+/// The keyword that [`parse_position`] reads as the variant's initial position.
+pub const START: &str = "start";
+
+/// Why a position string could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    /// The text was empty.
+    Empty,
+    /// Fewer than the 17 required space-separated fields.
+    FieldCount {
+        /// Number of fields found.
+        found: usize,
+    },
+    /// The board field has the wrong number of `/`-separated groups.
+    BoardGroups {
+        /// Groups found.
+        found: usize,
+        /// Groups of the variant's board.
+        expected: usize,
+    },
+    /// A board group has the wrong length.
+    GroupLength {
+        /// 1-based group number.
+        group: usize,
+        /// Characters found.
+        found: usize,
+        /// Points in that group.
+        expected: usize,
+    },
+    /// A character other than `O`, `@`, `*` or `X` in the board field.
+    BoardChar {
+        /// The character.
+        ch: char,
+        /// 1-based group number.
+        group: usize,
+    },
+    /// A blocked point (`X`); no supported variant has them.
+    BlockedPoint {
+        /// The square.
+        square: &'static str,
+    },
+    /// A field with a value outside its allowed set (side, phase, action, suffix).
+    BadValue {
+        /// The field's name.
+        field: &'static str,
+        /// The value found.
+        found: String,
+        /// What the field may be.
+        expected: &'static str,
+    },
+    /// A numeric field that is not a number in range.
+    BadNumber {
+        /// The field's name.
+        field: &'static str,
+        /// The value found.
+        found: String,
+        /// What the field may be.
+        expected: String,
+    },
+    /// A stated on-board count that disagrees with the board field.
+    OnBoardMismatch {
+        /// Whose count.
+        color: Color,
+        /// The count in the string.
+        stated: u32,
+        /// Stones of that colour on the board field.
+        counted: u32,
+    },
+    /// More stones (on board plus in hand) than the variant gives a side.
+    TooManyStones {
+        /// Whose stones.
+        color: Color,
+        /// Stones on board.
+        on_board: u32,
+        /// Stones in hand.
+        in_hand: u32,
+        /// Stones per side in the variant.
+        max: u8,
+        /// The variant's name.
+        variant: &'static str,
+    },
+    /// Removal counts and action disagree or are unsupported.
+    Removal {
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Empty => write!(f, "empty position string"),
+            PositionError::FieldCount { found } => write!(
+                f,
+                "position string has {found} field(s), expected at least 17: board, side, \
+                 phase, action, 6 counts, 4 last-mill squares, mills bitmask, plies since \
+                 removal or placement, full-move number (or the keyword 'start')"
+            ),
+            PositionError::BoardGroups { found, expected } => write!(
+                f,
+                "board field: {found} '/'-separated group(s), expected {expected}"
+            ),
+            PositionError::GroupLength {
+                group,
+                found,
+                expected,
+            } => write!(
+                f,
+                "board field: group {group} has {found} character(s), expected {expected}"
+            ),
+            PositionError::BoardChar { ch, group } => write!(
+                f,
+                "board field: unknown character '{ch}' in group {group} (expected O white, \
+                 @ black, * empty)"
+            ),
+            PositionError::BlockedPoint { square } => write!(
+                f,
+                "board field: blocked point (X) on {square}: no supported variant has \
+                 blocked points"
+            ),
+            PositionError::BadValue {
+                field,
+                found,
+                expected,
+            } => write!(f, "{field}: '{found}', expected {expected}"),
+            PositionError::BadNumber {
+                field,
+                found,
+                expected,
+            } => write!(f, "{field}: '{found}', expected {expected}"),
+            PositionError::OnBoardMismatch {
+                color,
+                stated,
+                counted,
+            } => write!(
+                f,
+                "{color} on board: the string says {stated} but the board field has {counted} \
+                 {color} stone(s)"
+            ),
+            PositionError::TooManyStones {
+                color,
+                on_board,
+                in_hand,
+                max,
+                variant,
+            } => write!(
+                f,
+                "{color} has {on_board} on board and {in_hand} in hand, more than the {max} \
+                 stones of variant {variant}"
+            ),
+            PositionError::Removal { message } => write!(f, "{message}"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Names of the numeric fields after the action, in order.
+const NUMBER_FIELDS: [&str; 13] = [
+    "white on board",
+    "white in hand",
+    "black on board",
+    "black in hand",
+    "white to remove",
+    "black to remove",
+    "white last-mill from square",
+    "white last-mill to square",
+    "black last-mill from square",
+    "black last-mill to square",
+    "formed-mills bitmask",
+    "plies since last removal or placement",
+    "full-move number",
+];
+
+/// Fields before the suffixes: board, side, phase, action and the numbers.
+const REQUIRED_FIELDS: usize = 4 + NUMBER_FIELDS.len();
+
+/// Parse an unsigned decimal number (digits only) of at most `max`.
+fn number(field: &'static str, text: &str, max: u64) -> Result<u64, PositionError> {
+    let bad = || PositionError::BadNumber {
+        field,
+        found: text.to_string(),
+        expected: format!("a whole number from 0 to {max}"),
+    };
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    match text.parse::<u64>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(bad()),
+    }
+}
+
+/// Parse a signed decimal number (optional leading `-`, then digits).
+fn signed(field: &'static str, text: &str, expected: &str) -> Result<i64, PositionError> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let value = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        text.parse::<i64>().ok()
+    } else {
+        None
+    };
+    value.ok_or_else(|| PositionError::BadNumber {
+        field,
+        found: text.to_string(),
+        expected: expected.to_string(),
+    })
+}
+
+/// Read a Sanmill position string (or the keyword `start`) for the variant.
+///
+/// Liberal where Sanmill's own strings vary: the phase and the actions `p`/`s` are accepted
+/// in any combination (the phase follows from the stones in hand); only action `r` matters,
+/// making the side to move remove a stone next. Strict about what cannot be a position:
+/// field counts, board characters and group lengths, counts that disagree with the board or
+/// exceed the variant's stones, numbers and square ids out of range, unknown suffixes.
+pub fn parse_position(variant: &Variant, text: &str) -> Result<Position, PositionError> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.is_empty() {
+        return Err(PositionError::Empty);
+    }
+    if fields.len() == 1 && fields[0] == START {
+        return Ok(Position::start(variant));
+    }
+    if fields.len() < REQUIRED_FIELDS {
+        return Err(PositionError::FieldCount {
+            found: fields.len(),
+        });
+    }
+    let board = variant.board();
+    let stones = parse_board(board, fields[0])?;
+
+    let to_move = match fields[1] {
+        "w" => Color::White,
+        "b" => Color::Black,
+        other => {
+            return Err(PositionError::BadValue {
+                field: "side to move",
+                found: other.to_string(),
+                expected: "w (white) or b (black)",
+            });
+        }
+    };
+    if !matches!(fields[2], "r" | "p" | "m" | "o") {
+        return Err(PositionError::BadValue {
+            field: "phase",
+            found: fields[2].to_string(),
+            expected: "r (ready), p (placing), m (moving) or o (game over)",
+        });
+    }
+    let pending_removal = match fields[3] {
+        "p" | "s" => false,
+        "r" => true,
+        other => {
+            return Err(PositionError::BadValue {
+                field: "action",
+                found: other.to_string(),
+                expected: "p (place), s (select/move) or r (remove)",
+            });
+        }
+    };
+
+    // Suffixes first: `ids:nodes` decides how the square ids read.
+    let mut node_ids = false;
+    for &suffix in &fields[REQUIRED_FIELDS..] {
+        if suffix == "ids:nodes" {
+            node_ids = true;
+        } else if !["c:", "i:", "l:", "p:"]
+            .iter()
+            .any(|prefix| suffix.starts_with(prefix))
+        {
+            return Err(PositionError::BadValue {
+                field: "suffix",
+                found: suffix.to_string(),
+                expected: "a token starting with c:, i:, l: or p:, or the marker ids:nodes",
+            });
+        }
+    }
+
+    let num = &fields[4..REQUIRED_FIELDS];
+    let max = u64::from(variant.stones);
+    let mut counts = [0u32; 4];
+    for (i, count) in counts.iter_mut().enumerate() {
+        *count = number(NUMBER_FIELDS[i], num[i], max)? as u32;
+    }
+    let mut remove = [0i64; 2];
+    for (i, r) in remove.iter_mut().enumerate() {
+        *r = signed(NUMBER_FIELDS[4 + i], num[4 + i], "0 or 1")?;
+    }
+    let n = board.len() as i64;
+    let (none, first, range) = if node_ids {
+        (-1, 0, format!("-1 (none) or a node id from 0 to {}", n - 1))
+    } else {
+        (
+            0,
+            8,
+            format!(
+                "0 (none) or a legacy id from 8 to {} (node ids need the marker ids:nodes)",
+                n + 7
+            ),
+        )
+    };
+    for i in 6..10 {
+        let id = signed(NUMBER_FIELDS[i], num[i], &range)?;
+        if id != none && !(first..first + n).contains(&id) {
+            return Err(PositionError::BadNumber {
+                field: NUMBER_FIELDS[i],
+                found: num[i].to_string(),
+                expected: range,
+            });
+        }
+    }
+    number(NUMBER_FIELDS[10], num[10], u64::MAX)?;
+    number(NUMBER_FIELDS[11], num[11], u64::from(u32::MAX))?;
+    let full_move = number(NUMBER_FIELDS[12], num[12], u64::from(u32::MAX))?;
+    if full_move == 0 {
+        return Err(PositionError::BadNumber {
+            field: NUMBER_FIELDS[12],
+            found: num[12].to_string(),
+            expected: "a whole number of at least 1".to_string(),
+        });
+    }
+
+    let in_hand = [counts[1] as u8, counts[3] as u8];
+    for color in [Color::White, Color::Black] {
+        let i = color.index();
+        let counted = stones[i].count_ones();
+        let stated = counts[2 * i];
+        if stated != counted {
+            return Err(PositionError::OnBoardMismatch {
+                color,
+                stated,
+                counted,
+            });
+        }
+        if counted + u32::from(in_hand[i]) > u32::from(variant.stones) {
+            return Err(PositionError::TooManyStones {
+                color,
+                on_board: counted,
+                in_hand: u32::from(in_hand[i]),
+                max: variant.stones,
+                variant: variant.name,
+            });
+        }
+    }
+
+    let pos = Position {
+        stones,
+        in_hand,
+        to_move,
+        pending_removal,
+    };
+    check_removal(&pos, remove)?;
+    Ok(pos)
+}
+
+/// Check the removal counts against the action and the stones.
+fn check_removal(pos: &Position, remove: [i64; 2]) -> Result<(), PositionError> {
+    let err = |message: String| Err(PositionError::Removal { message });
+    let me = pos.to_move;
+    for color in [Color::White, Color::Black] {
+        let r = remove[color.index()];
+        if r < 0 {
+            return err(format!(
+                "{color} to remove: {r}, expected 0 or 1 (negative counts are not supported)"
+            ));
+        }
+        if r > 1 {
+            return err(format!(
+                "{color} to remove: {r}, but removing {r} stones at once is not supported: \
+                 these rules remove one stone per move, however many mills it closes"
+            ));
+        }
+        if r == 1 && color != me {
+            return err(format!(
+                "{color} to remove: 1, but it is {me} to move; only the side to move can have \
+                 a removal pending"
+            ));
+        }
+    }
+    let mine = remove[me.index()];
+    if pos.pending_removal && mine != 1 {
+        return err(format!(
+            "action r (remove) needs {me} to remove to be 1, found {mine}"
+        ));
+    }
+    if !pos.pending_removal && mine != 0 {
+        return err(format!(
+            "{me} to remove: {mine}, but the action is not r (remove)"
+        ));
+    }
+    if pos.pending_removal && pos.them() == 0 {
+        return err(format!(
+            "action r (remove): {} has no stone on the board to remove",
+            me.other()
+        ));
+    }
+    Ok(())
+}
+
+/// Read the board field into white and black stone sets.
+fn parse_board(board: &Board, field: &str) -> Result<[u32; 2], PositionError> {
+    let groups: Vec<&str> = field.split('/').collect();
+    let sizes = board.group_sizes();
+    if groups.len() != sizes.len() {
+        return Err(PositionError::BoardGroups {
+            found: groups.len(),
+            expected: sizes.len(),
+        });
+    }
+    let mut stones = [0u32; 2];
+    let mut point = 0u8;
+    for (g, (group, &size)) in groups.iter().zip(sizes).enumerate() {
+        let found = group.chars().count();
+        if found != size {
+            return Err(PositionError::GroupLength {
+                group: g + 1,
+                found,
+                expected: size,
+            });
+        }
+        for ch in group.chars() {
+            match ch {
+                'O' => stones[0] |= 1 << point,
+                '@' => stones[1] |= 1 << point,
+                '*' => {}
+                'X' => {
+                    return Err(PositionError::BlockedPoint {
+                        square: board.name(point),
+                    });
+                }
+                _ => return Err(PositionError::BoardChar { ch, group: g + 1 }),
+            }
+            point += 1;
+        }
+    }
+    Ok(stones)
+}
+
+/// Write a position as a Sanmill position string, with legacy square ids (all "none").
+///
+/// The phase is `p` while either side has stones in hand, else `m`; the action is `r` when a
+/// removal is pending, else `p` if the side to move has stones in hand, else `s`. Last-mill
+/// squares, mills bitmask and ply counter are written as zero and the full-move number as 1,
+/// since a [`Position`] does not keep them.
+pub fn format_position(variant: &Variant, pos: &Position) -> String {
+    let board = variant.board();
+    let mut s = String::new();
+    let mut point = 0u8;
+    for (g, &size) in board.group_sizes().iter().enumerate() {
+        if g > 0 {
+            s.push('/');
+        }
+        for _ in 0..size {
+            let bit = 1 << point;
+            s.push(if pos.stones[0] & bit != 0 {
+                'O'
+            } else if pos.stones[1] & bit != 0 {
+                '@'
+            } else {
+                '*'
+            });
+            point += 1;
+        }
+    }
+    let side = match pos.to_move {
+        Color::White => 'w',
+        Color::Black => 'b',
+    };
+    let phase = if pos.in_hand.iter().any(|&h| h > 0) {
+        'p'
+    } else {
+        'm'
+    };
+    let action = if pos.pending_removal {
+        'r'
+    } else if pos.in_hand[pos.to_move.index()] > 0 {
+        'p'
+    } else {
+        's'
+    };
+    let remove = |c: Color| u8::from(pos.pending_removal && pos.to_move == c);
+    s.push_str(&format!(
+        " {side} {phase} {action} {} {} {} {} {} {} 0 0 0 0 0 0 1",
+        pos.on_board(Color::White),
+        pos.in_hand[0],
+        pos.on_board(Color::Black),
+        pos.in_hand[1],
+        remove(Color::White),
+        remove(Color::Black),
+    ));
+    s
+}

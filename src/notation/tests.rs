@@ -1,0 +1,265 @@
+//! Unit tests for the position strings, and test helpers shared with the move tests.
+
+use super::*;
+use crate::movegen::{Convention, legal_moves};
+use crate::position::{Color, Position};
+use crate::rules::Variant;
+
+pub(super) fn std() -> Variant {
+    Variant::standard()
+}
+
+pub(super) fn pt(name: &str) -> u8 {
+    std().board().point(name).unwrap()
+}
+
+pub(super) fn set(names: &[&str]) -> u32 {
+    names.iter().fold(0, |m, n| m | 1 << pt(n))
+}
+
+const EMPTY: &str = "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1";
+const MOVING: &str = "***O**@*/@****@*O/OO@***@O b m p 5 0 5 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes";
+
+#[test]
+fn rules_examples() {
+    let v = std();
+    let start = parse_position(&v, EMPTY).unwrap();
+    assert_eq!(start, Position::start(&v));
+    assert_eq!(format_position(&v, &start), EMPTY);
+    assert_eq!(parse_position(&v, "start"), Ok(start));
+
+    let pos = parse_position(&v, MOVING).unwrap();
+    assert_eq!(pos.to_move, Color::Black);
+    assert_eq!(pos.in_hand, [0, 0]);
+    assert!(!pos.pending_removal);
+    assert_eq!(pos.stones[0], set(&["e3", "b6", "d7", "g7", "a7"]));
+    assert_eq!(pos.stones[1], set(&["c4", "d6", "b2", "g4", "a4"]));
+    let printed = format_position(&v, &pos);
+    assert_eq!(
+        printed,
+        "***O**@*/@****@*O/OO@***@O b m s 5 0 5 0 0 0 0 0 0 0 0 0 1"
+    );
+    assert_eq!(parse_position(&v, &printed), Ok(pos));
+}
+
+#[test]
+fn liberal_forms() {
+    let v = std();
+    // Extra spaces, phase r/o, action p while moving, suffix tokens, legacy squares.
+    let texts = [
+        "  ********/********/********   w  r p 0 9 0 9 0 0 0 0 0 0 0 0 1 ",
+        "***O**@*/@****@*O/OO@***@O b o p 5 0 5 0 0 0 8 31 0 0 0 0 1",
+        "***O**@*/@****@*O/OO@***@O b m s 5 0 5 0 0 0 0 0 0 0 0 0 1 c:1 i:0 l:x p:3",
+        "***O**@*/@****@*O/OO@***@O b m p 5 0 5 0 0 0 23 0 -1 -1 255 12 40 ids:nodes",
+    ];
+    for t in texts {
+        assert!(
+            parse_position(&v, t).is_ok(),
+            "{t}: {:?}",
+            parse_position(&v, t)
+        );
+    }
+}
+
+#[test]
+fn remove_pending() {
+    let v = std();
+    // White has just placed a7, closing a7-d7-g7, and must remove a black stone.
+    let text = "**O**O**/**@*@*@@/OO*****O w p r 5 4 4 5 1 0 0 0 0 0 0 0 1";
+    let pos = parse_position(&v, text).unwrap();
+    assert!(pos.pending_removal);
+    assert_eq!(pos.to_move, Color::White);
+    assert_eq!(format_position(&v, &pos), text);
+    let moves = legal_moves(&v, &pos, Convention::Split);
+    let names: Vec<String> = moves.iter().map(|&m| format_move(&v, m)).collect();
+    assert_eq!(names, ["xf4", "xd2", "xb4", "xb6"]);
+    let black = "**O**O**/**@*@*@@/OO*****O b p r 5 4 4 5 0 1 0 0 0 0 0 0 1";
+    let pos = parse_position(&v, black).unwrap();
+    assert_eq!((pos.to_move, pos.pending_removal), (Color::Black, true));
+}
+
+#[test]
+fn other_variants() {
+    let six = Variant::by_name("six").unwrap();
+    let start = Position::start(&six);
+    let text = format_position(&six, &start);
+    assert_eq!(text, "********/******** w p p 0 6 0 6 0 0 0 0 0 0 0 0 1");
+    assert_eq!(parse_position(&six, &text), Ok(start));
+    let three = Variant::by_name("three").unwrap();
+    let text = "O*@/*O*/@** b p p 2 1 2 1 0 0 0 0 0 0 0 0 1";
+    let pos = parse_position(&three, text).unwrap();
+    assert_eq!(format_position(&three, &pos), text);
+    let e = parse_position(&three, "O*@/*O*/@** b p p 2 1 2 1 0 0 17 0 0 0 0 0 1")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("from 8 to 16"), "{e}");
+    let twelve = Variant::by_name("twelve").unwrap();
+    assert_eq!(
+        format_position(&twelve, &Position::start(&twelve)),
+        "********/********/******** w p p 0 12 0 12 0 0 0 0 0 0 0 0 1"
+    );
+}
+
+#[test]
+fn malformed_positions() {
+    let v = std();
+    let cases: &[(&str, &str)] = &[
+        ("", "empty position string"),
+        ("begin", "1 field(s), expected at least 17"),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0",
+            "16 field(s)",
+        ),
+        (
+            "********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+            "board field: 2 '/'-separated group(s), expected 3",
+        ),
+        (
+            "********/*******/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+            "group 2 has 7 character(s), expected 8",
+        ),
+        (
+            "********/********/*********w p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+            "16 field(s)",
+        ),
+        (
+            "****o***/********/******** w p p 1 8 0 9 0 0 0 0 0 0 0 0 1",
+            "unknown character 'o' in group 1",
+        ),
+        (
+            "********/**X*****/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+            "blocked point (X) on f4",
+        ),
+        (
+            "********/********/******** x p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+            "side to move: 'x', expected w (white) or b (black)",
+        ),
+        (
+            "********/********/******** w q p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+            "phase: 'q'",
+        ),
+        (
+            "********/********/******** w p z 0 9 0 9 0 0 0 0 0 0 0 0 1",
+            "action: 'z'",
+        ),
+        (
+            "********/********/******** w p p 0 x 0 9 0 0 0 0 0 0 0 0 1",
+            "white in hand: 'x', expected a whole number from 0 to 9",
+        ),
+        (
+            "********/********/******** w p p 0 10 0 9 0 0 0 0 0 0 0 0 1",
+            "white in hand: '10', expected a whole number from 0 to 9",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 -1 0 0 0 0 0 0 0 0 1",
+            "black in hand: '-1'",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 +9 0 0 0 0 0 0 0 0 1",
+            "black in hand: '+9'",
+        ),
+        (
+            "O*******/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+            "white on board: the string says 0 but the board field has 1",
+        ),
+        (
+            "********/********/@******* b p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
+            "black on board: the string says 0 but the board field has 1",
+        ),
+        (
+            "O*******/********/******** b p p 1 9 0 9 0 0 0 0 0 0 0 0 1",
+            "white has 1 on board and 9 in hand, more than the 9 stones of variant std",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 2 0 0 0 0 0 0 0 1",
+            "removing 2 stones at once is not supported",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 -1 0 0 0 0 0 0 0 1",
+            "negative counts are not supported",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 x 0 0 0 0 0 0 1",
+            "black to remove: 'x', expected 0 or 1",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 1 0 0 0 0 0 0 1",
+            "only the side to move can have a removal pending",
+        ),
+        (
+            "********/********/******** w p r 0 9 0 9 0 0 0 0 0 0 0 0 1",
+            "action r (remove) needs white to remove to be 1, found 0",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 1 0 0 0 0 0 0 0 1",
+            "white to remove: 1, but the action is not r",
+        ),
+        (
+            "O*******/********/******** w p r 1 8 0 9 1 0 0 0 0 0 0 0 1",
+            "black has no stone on the board to remove",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 7 0 0 0 0 0 1",
+            "white last-mill from square: '7', expected 0 (none) or a legacy id from 8 to 31",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 0 32 0 0 0 0 1",
+            "white last-mill to square: '32'",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 0 0 -1 0 0 0 1",
+            "black last-mill from square: '-1'",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 24 0 0 1 ids:nodes",
+            "black last-mill to square: '24', expected -1 (none) or a node id from 0 to 23",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -2 0 0 1 ids:nodes",
+            "black last-mill to square: '-2'",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 -3 0 1",
+            "formed-mills bitmask: '-3'",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 a 1",
+            "plies since last removal or placement: 'a'",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 0",
+            "full-move number: '0', expected a whole number of at least 1",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1 q:2",
+            "suffix: 'q:2'",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1 ids:legacy",
+            "suffix: 'ids:legacy'",
+        ),
+    ];
+    for (text, fragment) in cases {
+        let err = parse_position(&v, text).unwrap_err().to_string();
+        assert!(
+            err.contains(fragment),
+            "{text:?}:\n  got: {err}\n want: {fragment}"
+        );
+    }
+}
+
+#[test]
+fn too_many_on_board_for_small_variants() {
+    let three = Variant::by_name("three").unwrap();
+    let e = parse_position(&three, "OOO/O**/@@@ w m s 4 0 3 0 0 0 0 0 0 0 0 0 1")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("white on board: '4', expected a whole number from 0 to 3"),
+        "{e}"
+    );
+    let e = parse_position(&three, "OOO/***/@@@ w m s 3 1 3 0 0 0 0 0 0 0 0 0 1")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("more than the 3 stones of variant three"), "{e}");
+}
