@@ -191,6 +191,23 @@ pub fn colex_unrank(mut rank: u32, k: u32) -> Bits {
     set
 }
 
+/// Every `k`-element subset of `0..m`, in colexicographic order (index = colex rank); built
+/// once per (m, k) and shared. Unranking by table look-up is what makes decoding a slot cheap.
+pub fn combinations(m: u32, k: u32) -> &'static [Bits] {
+    static TABLES: OnceLock<Vec<OnceLock<Vec<Bits>>>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| (0..25 * 25).map(|_| OnceLock::new()).collect());
+    tables[(m * 25 + k) as usize].get_or_init(|| {
+        let mut set: Bits = if k == 0 { 0 } else { (1 << k) - 1 };
+        (0..binomial(m, k))
+            .map(|_| {
+                let cur = set;
+                set = next_combination(set);
+                cur
+            })
+            .collect()
+    })
+}
+
 /// Parallel bit extract: the bits of `x` selected by `mask`, packed to the bottom.
 #[inline]
 pub fn pext(x: Bits, mask: Bits) -> Bits {
@@ -466,6 +483,8 @@ pub struct SectorIndex {
     pub us_orbits: &'static SetOrbits,
     /// Number of opponent sets per orbit: C(n - w, b).
     pub per_orbit: u32,
+    /// The opponent's sets by rank ([`combinations`] of b among n - w points).
+    them_by_rank: &'static [Bits],
     full: Bits,
 }
 
@@ -483,6 +502,7 @@ impl SectorIndex {
             tables,
             us_orbits: tables.orbits(sector.w as u32),
             per_orbit: binomial(n - sector.w as u32, sector.b as u32),
+            them_by_rank: combinations(n - sector.w as u32, sector.b as u32),
             full: tables.board.full(),
         }
     }
@@ -564,7 +584,7 @@ impl SectorIndex {
         let rep = self.us_orbits.rep(orbit);
         (
             rep,
-            pdep(colex_unrank(rank, self.sector.b as u32), self.full & !rep),
+            pdep(self.them_by_rank[rank as usize], self.full & !rep),
         )
     }
 
@@ -576,7 +596,7 @@ impl SectorIndex {
         let orbit = (slot / self.per_orbit as u64) as u32;
         let rank = (slot % self.per_orbit as u64) as u32;
         let rep = self.us_orbits.rep(orbit);
-        let them = pdep(colex_unrank(rank, self.sector.b as u32), self.full & !rep);
+        let them = pdep(self.them_by_rank[rank as usize], self.full & !rep);
         let stab = self.us_orbits.stabilizer(orbit);
         if stab != 0 && self.opponent_rank(rep, stab, them) != rank {
             return None;
@@ -610,6 +630,19 @@ mod tests {
             }
             assert_eq!(colex_rank(set), expect);
             set = next_combination(set).wrapping_mul(3) & 0xFF_FFFF | 1;
+        }
+    }
+
+    #[test]
+    fn combination_tables_are_in_colex_order() {
+        for (m, k) in [(24, 3), (21, 7), (16, 8), (9, 0), (5, 5)] {
+            let t = combinations(m, k);
+            assert_eq!(t.len() as u32, binomial(m, k));
+            for (r, &set) in t.iter().enumerate() {
+                assert_eq!(set.count_ones(), k);
+                assert_eq!(colex_rank(set), r as u32);
+                assert_eq!(colex_unrank(r as u32, k), set);
+            }
         }
     }
 

@@ -276,7 +276,7 @@ pub fn solve_component(
         let e = exit_sectors(v, s);
         let index = SectorIndex::new(v, s);
         let slots = index.slots() as usize;
-        assert!(slots < u32::MAX as usize, "sector {s} has too many slots");
+        assert!(slots <= WON as usize, "sector {s} has too many slots");
         work.push(Work {
             sector: s,
             index,
@@ -314,7 +314,7 @@ pub fn solve_component(
                 .into_par_iter()
                 .filter(|&slot| decide(&w.cells[slot as usize], code))
                 .collect();
-            levels.frontier[d][i].extend(won);
+            levels.frontier[d][i].extend(won.into_iter().map(|slot| slot | WON));
         }
         for i in 0..work.len() {
             let frontier = std::mem::take(&mut levels.frontier[d][i]);
@@ -415,6 +415,10 @@ fn prefetch<T>(cell: &T) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = cell;
 }
+
+/// Flag of a work-list entry: the position is a win (else a loss). Work lists hold slot
+/// numbers, below 2^31, with this flag, so that processing them needs no look at the cell.
+const WON: u32 = 1 << 31;
 
 /// Bit offset of the successor counter in a cell.
 const COUNTER_SHIFT: u32 = 16;
@@ -594,8 +598,8 @@ fn propagate(
             // Software pipeline: the predecessors of the next position are computed and
             // prefetched while the current position's are updated, so the cache misses of
             // the (serialising) atomic updates overlap.
-            let predecessors = |slot: u32, preds: &mut Vec<u32>| -> bool {
-                let code = w.cells[slot as usize].load(Relaxed) as u16;
+            let predecessors = |entry: u32, preds: &mut Vec<u32>| -> bool {
+                let slot = entry & !WON;
                 let (us, them) = w.index.position_of_used(slot as u64);
                 let us_images = syms.images(us);
                 let empty = full & !(us | them);
@@ -616,7 +620,7 @@ fn propagate(
                         preds.push(p as u32);
                     }
                 }
-                let won = code & WIN_FLAG != 0;
+                let won = entry & WON != 0;
                 let orbit = slot / w.index.per_orbit;
                 if won && w.index.us_orbits.stabilizer(orbit) != 0 {
                     // Each distinct predecessor slot loses one option only once.
@@ -652,7 +656,7 @@ fn propagate(
                     let code = DECIDED | WIN_FLAG | next;
                     for &p in &cur {
                         if decide(&pred.cells[p as usize], code) {
-                            found.decided.push((next, p));
+                            found.decided.push((next, p | WON));
                         }
                     }
                 }
