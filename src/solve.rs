@@ -206,7 +206,7 @@ struct Work<'a> {
     index: SectorIndex,
     /// Per slot: the 16-bit state in the low half, the counter of undecided internal
     /// successors in bits 16..24 (one word, so one cache miss per predecessor update).
-    cells: Vec<AtomicU32>,
+    cells: Cells,
     exits: Exits<'a>,
     /// The component sector holding this sector's internal successors and predecessors.
     partner: Option<usize>,
@@ -243,10 +243,32 @@ impl std::fmt::Display for SolveError {
 
 impl std::error::Error for SolveError {}
 
-fn zeroed_u32(n: usize) -> Vec<AtomicU32> {
-    std::iter::repeat_with(|| AtomicU32::new(0))
-        .take(n)
-        .collect()
+/// Zeroed 32-bit atomic cells in anonymous memory, backed by transparent huge pages where the
+/// kernel allows: the solver touches them at random over gigabytes, and with 4 KiB pages
+/// nearly every access would also miss the TLB.
+struct Cells {
+    map: memmap2::MmapMut,
+    len: usize,
+}
+
+impl Cells {
+    fn zeroed(len: usize) -> Cells {
+        let map = memmap2::MmapMut::map_anon(len.max(1) * 4)
+            .unwrap_or_else(|e| panic!("cannot allocate {len} solver cells: {e}"));
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Cells { map, len }
+    }
+}
+
+impl std::ops::Deref for Cells {
+    type Target = [AtomicU32];
+
+    fn deref(&self) -> &[AtomicU32] {
+        // SAFETY: the mapping is page-aligned, `len * 4` bytes long, zero-initialised (a valid
+        // AtomicU32), owned by `self` and only ever accessed through this shared slice.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const AtomicU32, self.len) }
+    }
 }
 
 /// Solve the component of `sector` (see [`component`]); `solved` must hold every sector in
@@ -280,7 +302,7 @@ pub fn solve_component(
         work.push(Work {
             sector: s,
             index,
-            cells: zeroed_u32(slots),
+            cells: Cells::zeroed(slots),
             exits: Exits {
                 slide: table(e.slide)?,
                 slide_removal: table(e.slide_removal)?,
@@ -334,9 +356,9 @@ pub fn solve_component(
             sector: w.sector,
             values: w
                 .cells
-                .into_par_iter()
+                .par_iter()
                 .map(|c| {
-                    let c = c.into_inner() as u16;
+                    let c = c.load(Relaxed) as u16;
                     if c == UNUSED {
                         UNUSED
                     } else if c & DECIDED != 0 {
