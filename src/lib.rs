@@ -2,6 +2,7 @@
 
 pub mod generate;
 pub mod index;
+pub mod memory;
 pub mod movegen;
 pub mod notation;
 pub mod plan;

@@ -400,6 +400,8 @@ impl TableSet {
         let wide = dist.header.symbol_bits == 16;
         let max_plies = dist.header.max_plies;
         let mut out = vec![0u16; e.index.slots() as usize];
+        // The solver reads dependencies at random: back them with huge pages.
+        crate::memory::advise_huge_pages(&out);
         out.par_chunks_mut(block_slots)
             .enumerate()
             .try_for_each(|(b, chunk)| {
