@@ -206,7 +206,7 @@ struct Work<'a> {
     index: SectorIndex,
     /// Per slot: the 16-bit state in the low half, the counter of undecided internal
     /// successors in bits 16..24 (one word, so one cache miss per predecessor update).
-    cells: Cells,
+    cells: Vec<AtomicU32>,
     exits: Exits<'a>,
     /// The component sector holding this sector's internal successors and predecessors.
     partner: Option<usize>,
@@ -243,32 +243,18 @@ impl std::fmt::Display for SolveError {
 
 impl std::error::Error for SolveError {}
 
-/// Zeroed 32-bit atomic cells in anonymous memory, backed by transparent huge pages where the
-/// kernel allows: the solver touches them at random over gigabytes, and with 4 KiB pages
-/// nearly every access would also miss the TLB.
-struct Cells {
-    map: memmap2::MmapMut,
-    len: usize,
-}
-
-impl Cells {
-    fn zeroed(len: usize) -> Cells {
-        let map = memmap2::MmapMut::map_anon(len.max(1) * 4)
-            .unwrap_or_else(|e| panic!("cannot allocate {len} solver cells: {e}"));
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
-        Cells { map, len }
-    }
-}
-
-impl std::ops::Deref for Cells {
-    type Target = [AtomicU32];
-
-    fn deref(&self) -> &[AtomicU32] {
-        // SAFETY: the mapping is page-aligned, `len * 4` bytes long, zero-initialised (a valid
-        // AtomicU32), owned by `self` and only ever accessed through this shared slice.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const AtomicU32, self.len) }
-    }
+/// Zeroed 32-bit atomic cells, backed by transparent huge pages where the kernel allows: the
+/// solver touches them at random over gigabytes, and with 4 KiB pages nearly every access
+/// would also miss the TLB.
+fn zeroed_cells(len: usize) -> Vec<AtomicU32> {
+    // `vec![0; n]` takes fresh zeroed pages from the system without touching them, so the
+    // advice applies before the first write.
+    let zeros = vec![0u32; len];
+    crate::memory::advise_huge_pages(&zeros);
+    let mut zeros = std::mem::ManuallyDrop::new(zeros);
+    // SAFETY: AtomicU32 has the same size, alignment and bit validity as u32; the buffer is
+    // handed over whole (pointer, length, capacity) and never used through `zeros` again.
+    unsafe { Vec::from_raw_parts(zeros.as_mut_ptr() as *mut AtomicU32, len, zeros.capacity()) }
 }
 
 /// Solve the component of `sector` (see [`component`]); `solved` must hold every sector in
@@ -302,7 +288,7 @@ pub fn solve_component(
         work.push(Work {
             sector: s,
             index,
-            cells: Cells::zeroed(slots),
+            cells: zeroed_cells(slots),
             exits: Exits {
                 slide: table(e.slide)?,
                 slide_removal: table(e.slide_removal)?,
