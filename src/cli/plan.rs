@@ -20,12 +20,15 @@ pub struct PlanArgs {
     sectors: Vec<String>,
 }
 
-/// Measured solving throughput on the project machine (2 cores), positions per second; see
-/// docs/BENCHMARKS.md. Moving-phase components iterate; placing sectors are one pass.
-const MOVING_RATE: f64 = 4.5e6;
-const PLACING_RATE: f64 = 4.0e6;
-/// Bytes per slot while solving (state and counter) and per slot of each table read.
-const WORK_BYTES_PER_SLOT: f64 = 4.0;
+/// Solving throughput on the project machine (2 cores), positions per second, as measured on
+/// large sectors (docs/BENCHMARKS.md, "The standard game"): moving-phase components at 1.2–3.4
+/// M/s on a shared machine and 4–12 M/s alone; standard placing sectors, one pass each but
+/// with many random reads of the sectors they lead to, at 0.6–2.3 M/s.
+const MOVING_RATE: f64 = 3.0e6;
+const PLACING_RATE: f64 = 1.5e6;
+/// Bytes per slot while solving (4 for state and counter, 2 for the values being written;
+/// measured: 6.4 GB for 6-8/8-6) and per slot of each table read.
+const WORK_BYTES_PER_SLOT: f64 = 6.0;
 const READ_BYTES_PER_SLOT: f64 = 2.0;
 /// Measured file size, bits per position (WDL + distance), docs/BENCHMARKS.md.
 const DISK_BITS_PER_POSITION: f64 = 0.9;
