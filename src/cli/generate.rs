@@ -10,7 +10,7 @@ use millbase::generate::{
 use millbase::index::Sector;
 use millbase::rules::Variant;
 use millbase::solve::{SectorStats, component};
-use millbase::table::{TableSet, WDL_EXTENSION, distance_path, sector_is_complete};
+use millbase::table::{TableSet, WDL_EXTENSION, distance_path, sector_is_complete, wdl_path};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -244,18 +244,27 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
             };
             (stats, false)
         };
-        rows.push((s, stats, distances));
+        // Bits per position of each file (whole files: headers, block tables, checksums).
+        let bits = |path: PathBuf| {
+            std::fs::metadata(path)
+                .ok()
+                .map(|m| m.len() as f64 * 8.0 / stats.positions.max(1) as f64)
+        };
+        let sizes = (bits(wdl_path(&dir, s)), bits(distance_path(&dir, s)));
+        rows.push((s, stats, distances, sizes));
     }
     let text = if args.json {
         let arr: Vec<serde_json::Value> = rows
             .iter()
-            .map(|(s, st, distances)| {
+            .map(|(s, st, distances, (wdl_bits, distance_bits))| {
                 let mut row = serde_json::json!({
                     "sector": s.to_string(),
                     "positions": st.positions,
                     "wins": st.wins,
                     "losses": st.losses,
                     "draws": st.draws,
+                    "wdl_bits_per_position": wdl_bits,
+                    "distance_bits_per_position": distance_bits,
                 });
                 if *distances {
                     row["max_win"] = serde_json::json!((st.wins > 0).then_some(st.max_win));
@@ -267,10 +276,19 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
         format!("{}\n", serde_json::Value::Array(arr))
     } else {
         let mut t = format!(
-            "{:<12} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8}\n",
-            "sector", "positions", "wins", "losses", "draws", "max win", "max loss"
+            "{:<12} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8} {:>9} {:>9}\n",
+            "sector",
+            "positions",
+            "wins",
+            "losses",
+            "draws",
+            "max win",
+            "max loss",
+            "WDL b/p",
+            "dist b/p"
         );
-        for (s, st, distances) in &rows {
+        for (s, st, distances, (wdl_bits, distance_bits)) in &rows {
+            let b = |x: &Option<f64>| x.map_or("-".to_string(), |b| format!("{b:.3}"));
             // "?": no distance file; "-": no win (loss) at all.
             let dash = |x: Option<u16>| match (distances, x) {
                 (false, _) => "?".to_string(),
@@ -278,14 +296,16 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
             };
             let _ = writeln!(
                 t,
-                "{:<12} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8}",
+                "{:<12} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8} {:>9} {:>9}",
                 s.to_string(),
                 st.positions,
                 st.wins,
                 st.losses,
                 st.draws,
                 dash((st.wins > 0).then_some(st.max_win)),
-                dash(st.max_loss)
+                dash(st.max_loss),
+                b(wdl_bits),
+                b(distance_bits)
             );
         }
         t
