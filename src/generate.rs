@@ -69,6 +69,8 @@ pub struct ComponentReport {
 
 /// Events for a progress display.
 pub trait GenerateObserver: Sync {
+    /// The run starts: this many work units remain for the components not on disk yet.
+    fn run_started(&self, _work: u64) {}
     /// Solving of a component with this many work units starts.
     fn component_started(&self, _sectors: &[Sector], _work: u64) {}
     /// Units of work done.
@@ -129,11 +131,27 @@ pub fn generate(
     targets: &[Sector],
     observer: &dyn GenerateObserver,
 ) -> Result<Vec<ComponentReport>, GenerateError> {
-    let order = solving_order(v, targets);
+    // Which components are on disk already: checked once (it reads every file's checksums).
+    let order: Vec<(Sector, bool)> = solving_order(v, targets)
+        .into_iter()
+        .map(|first| {
+            let done = component(v, first)
+                .iter()
+                .all(|&s| sector_is_complete(dir, v, s));
+            (first, done)
+        })
+        .collect();
+    observer.run_started(
+        order
+            .iter()
+            .filter(|(_, done)| !done)
+            .map(|&(first, _)| component_work(v, first))
+            .sum(),
+    );
     let mut reports = Vec::new();
-    for first in order {
+    for (first, done) in order {
         let sectors = component(v, first);
-        if sectors.iter().all(|&s| sector_is_complete(dir, v, s)) {
+        if done {
             let report = ComponentReport {
                 sectors: sectors.clone(),
                 solved: false,

@@ -3,14 +3,11 @@
 use super::{CliError, VariantArg, emit};
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressState, ProgressStyle};
-use millbase::generate::{
-    ComponentReport, GenerateObserver, component_work, generate, moving_sectors_up_to,
-    solving_order,
-};
+use millbase::generate::{ComponentReport, GenerateObserver, generate, moving_sectors_up_to};
 use millbase::index::Sector;
 use millbase::rules::Variant;
-use millbase::solve::{SectorStats, component};
-use millbase::table::{TableSet, WDL_EXTENSION, distance_path, sector_is_complete, wdl_path};
+use millbase::solve::SectorStats;
+use millbase::table::{TableSet, WDL_EXTENSION, distance_path, wdl_path};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -95,6 +92,10 @@ fn style(prefix: &str) -> ProgressStyle {
 }
 
 impl GenerateObserver for Bars {
+    fn run_started(&self, work: u64) {
+        self.overall.set_length(work);
+    }
+
     fn component_started(&self, sectors: &[Sector], work: u64) {
         let bar = self
             .multi
@@ -153,21 +154,12 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     } else {
         parse_sectors(&v, &args.sectors)?
     };
-    let todo: u64 = solving_order(&v, &targets)
-        .into_iter()
-        .filter(|&first| {
-            !component(&v, first)
-                .iter()
-                .all(|&s| sector_is_complete(&dir, &v, s))
-        })
-        .map(|first| component_work(&v, first))
-        .sum();
     let multi = if args.quiet {
         MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden())
     } else {
         MultiProgress::new()
     };
-    let overall = multi.add(ProgressBar::new(todo));
+    let overall = multi.add(ProgressBar::new(0));
     overall.set_style(style("overall"));
     overall.set_message(format!("{} {}", v.name, dir.display()));
     let bars = Bars {
