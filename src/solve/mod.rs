@@ -16,6 +16,8 @@
 //! Counters count distinct successor *slots*; where symmetric stone sets make two moves reach
 //! the same slot, both directions de-duplicate.
 
+mod exit_only;
+
 use crate::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::rules::{Bits, FullBoard, MIN_STONES, Variant, points as bits};
 use crate::value::{DECIDED, MAX_PLIES, UNUSED, Value, WIN_FLAG};
@@ -198,6 +200,16 @@ impl ExitSummary {
     fn win(&mut self, n: u16) {
         self.best_win = Some(self.best_win.map_or(n, |b| b.min(n)));
     }
+
+    /// The value of a position whose moves are exactly the exits noted (at least one).
+    #[inline]
+    fn value(&self) -> Value {
+        match self.best_win {
+            Some(n) => Value::Win(n),
+            None if self.draw => Value::Draw,
+            None => Value::Loss(self.worst_loss),
+        }
+    }
 }
 
 /// One sector's working state.
@@ -279,6 +291,19 @@ pub fn solve_component(
             }
         }
     };
+    if sectors.len() == 1 && !can_slide(v, sector) {
+        // No move stays in the sector: one pass over the exits decides everything.
+        let e = exit_sectors(v, sector);
+        let exits = Exits {
+            slide: None,
+            slide_removal: None,
+            place: table(e.place)?,
+            place_removal: table(e.place_removal)?,
+        };
+        let index = SectorIndex::new(v, sector);
+        let values = exit_only::exit_only_pass(v, &index, &exits, progress);
+        return Ok(vec![Solved { sector, values }]);
+    }
     let mut work = Vec::new();
     for (i, &s) in sectors.iter().enumerate() {
         let e = exit_sectors(v, s);
