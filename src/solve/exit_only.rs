@@ -10,7 +10,7 @@
 //! gigabytes.
 
 use super::{ExitSummary, Exits, Progress};
-use crate::index::{SectorIndex, UsFrame, combinations, pdep};
+use crate::index::{SectorIndex, UsFrame, colex_rank, combinations, pdep};
 use crate::rules::{Bits, FullBoard, Variant, points as bits};
 use crate::value::{UNUSED, Value};
 use rayon::prelude::*;
@@ -28,31 +28,19 @@ pub(super) fn exit_only_pass(
     let full = board.full();
     let syms = &index.tables.syms;
     let them_orbits = index.tables.orbits(s.b as u32);
-    let n = board.len() as u32;
-    let us_sets = combinations(n - s.b as u32, s.w as u32);
+    let m = board.len() as u32 - s.b as u32;
+    let us_sets = combinations(m, s.w as u32);
     let slots = index.slots();
     let values = unused_values(slots as usize);
     let orbit_count = them_orbits.len() as u64;
-    (0..them_orbits.len() as u32)
-        .into_par_iter()
-        .for_each(|orbit| {
+    (0..them_orbits.len() as u32).into_par_iter().for_each_init(
+        OpponentBlocks::default,
+        |blocks, orbit| {
             let them = them_orbits.rep(orbit);
             let them_stab = them_orbits.stabilizer(orbit);
+            blocks.prepare(v, exits, s.w as u32, them);
             let free = full & !them;
-            let removable = if them == 0 {
-                0
-            } else {
-                board.removable(them, v.remove_from_mills)
-            };
-            // Frames of the successor blocks: placements read the block of `them`, removals
-            // the block of `them` less the removed stone.
-            let place = exits.place.as_ref().map(|t| (t, t.index.frame(them)));
-            let removals: Vec<UsFrame> = match &exits.place_removal {
-                Some(t) => bits(removable)
-                    .map(|r| t.index.frame(them & !(1 << r)))
-                    .collect(),
-                None => Vec::new(),
-            };
+            let open = (1 << m) - 1;
             for &combo in us_sets {
                 let us = pdep(combo, free);
                 // With a symmetric `them`, visit each position once: the smallest image of
@@ -60,8 +48,7 @@ pub(super) fn exit_only_pass(
                 if them_stab != 0 && is_not_smallest_image(syms, them_stab, us) {
                     continue;
                 }
-                let empty = free & !us;
-                let value = if empty == 0 {
+                let value = if combo == open {
                     // No move: the full-board rule, else the side to move has lost.
                     if v.full_board == FullBoard::Draw {
                         Value::Draw
@@ -70,23 +57,13 @@ pub(super) fn exit_only_pass(
                     }
                 } else {
                     let mut ex = ExitSummary::default();
-                    for to in bits(empty) {
-                        let placed = us | 1 << to;
-                        if them != 0 && board.in_mill(placed, to) {
-                            match &exits.place_removal {
-                                None => ex.win(1),
-                                Some(t) => {
-                                    for frame in &removals {
-                                        let mapped = syms.apply(frame.sym, placed);
-                                        ex.note(
-                                            t.values[t.index.slot_in_frame(frame, mapped) as usize],
-                                        );
-                                    }
-                                }
-                            }
-                        } else if let Some((t, frame)) = &place {
-                            let mapped = syms.apply(frame.sym, placed);
-                            ex.note(t.values[t.index.slot_in_frame(frame, mapped) as usize]);
+                    for j in bits(open & !combo) {
+                        let placed = combo | 1 << j;
+                        let to = blocks.points[j as usize];
+                        if them != 0 && board.in_mill(us | 1 << to, to) {
+                            ex.note_own(blocks.removals(exits, placed));
+                        } else {
+                            ex.note(blocks.placements[colex_rank(placed) as usize]);
                         }
                     }
                     ex.value()
@@ -96,8 +73,83 @@ pub(super) fn exit_only_pass(
             // Progress units: twice the slot count over the whole pass.
             let o = orbit as u64;
             progress(2 * slots * (o + 1) / orbit_count - 2 * slots * o / orbit_count);
-        });
+        },
+    );
     into_plain(values)
+}
+
+/// Per opponent set `them`, the exits of every placement, by the set the mover has after it.
+///
+/// The mover's sets after a placement are the `(w + 1)`-point subsets of the points `them`
+/// leaves free, numbered by the colex rank of their pattern over those points (`placed`).
+/// Each such set is reached by up to `w + 1` positions, so its exits are looked up once
+/// here instead of once per position.
+#[derive(Default)]
+struct OpponentBlocks {
+    /// The free points in order: `points[j]` is the board point of pattern bit `j`.
+    points: Vec<u8>,
+    /// The free points as a mask.
+    free: Bits,
+    /// By pattern rank: the successor's code after a placement that closes no mill.
+    placements: Vec<u16>,
+    /// By pattern rank: the mover's best value over the removals after a placement that
+    /// closes a mill, or [`UNUSED`] while not yet needed (filled on demand).
+    removals: Vec<u16>,
+    /// Frames of the sector removals lead to, one per removable stone of `them`.
+    removal_frames: Vec<UsFrame>,
+}
+
+impl OpponentBlocks {
+    /// Set up the blocks of opponent set `them` for a mover with `w` stones on the board.
+    fn prepare(&mut self, v: &Variant, exits: &Exits, w: u32, them: Bits) {
+        let board = v.board();
+        let syms = &crate::index::BoardTables::of(v.board_kind).syms;
+        self.free = board.full() & !them;
+        self.points.clear();
+        self.points.extend(bits(self.free));
+        let m = self.points.len() as u32;
+        let after = combinations(m, w + 1);
+        self.placements.clear();
+        if let Some(t) = &exits.place {
+            let frame = t.index.frame(them);
+            self.placements.extend(after.iter().map(|&pattern| {
+                let mapped = syms.apply(frame.sym, pdep(pattern, self.free));
+                t.values[t.index.slot_in_frame(&frame, mapped) as usize]
+            }));
+        }
+        self.removals.clear();
+        self.removals.resize(after.len(), UNUSED);
+        self.removal_frames.clear();
+        if let (Some(t), true) = (&exits.place_removal, them != 0) {
+            let removable = board.removable(them, v.remove_from_mills);
+            self.removal_frames
+                .extend(bits(removable).map(|r| t.index.frame(them & !(1 << r))));
+        }
+    }
+
+    /// The mover's best value over the removals after reaching pattern `placed` with a mill.
+    #[inline]
+    fn removals(&mut self, exits: &Exits, placed: Bits) -> Value {
+        let rank = colex_rank(placed) as usize;
+        if self.removals[rank] == UNUSED {
+            self.removals[rank] = match &exits.place_removal {
+                // Too few stones would be left: the opponent has lost.
+                None => Value::Win(1),
+                Some(t) => {
+                    let syms = &t.index.tables.syms;
+                    let stones = pdep(placed, self.free);
+                    let mut ex = ExitSummary::default();
+                    for frame in &self.removal_frames {
+                        let mapped = syms.apply(frame.sym, stones);
+                        ex.note(t.values[t.index.slot_in_frame(frame, mapped) as usize]);
+                    }
+                    ex.value()
+                }
+            }
+            .encode();
+        }
+        Value::decode(self.removals[rank]).unwrap_or(Value::Draw)
+    }
 }
 
 /// Is some image of `us` under the symmetries in `stab` (a bit mask) smaller than `us`?

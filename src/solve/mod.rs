@@ -196,6 +196,17 @@ impl ExitSummary {
         }
     }
 
+    /// Note a value already from the side to move's point of view (the best of a group of
+    /// moves).
+    #[inline]
+    fn note_own(&mut self, value: Value) {
+        match value {
+            Value::Win(n) => self.win(n),
+            Value::Loss(n) => self.worst_loss = self.worst_loss.max(n),
+            Value::Draw => self.draw = true,
+        }
+    }
+
     #[inline]
     fn win(&mut self, n: u16) {
         self.best_win = Some(self.best_win.map_or(n, |b| b.min(n)));
@@ -291,9 +302,9 @@ pub fn solve_component(
             }
         }
     };
-    if sectors.len() == 1 && !can_slide(v, sector) {
+    let e = exit_sectors(v, sector);
+    if sectors.len() == 1 && !can_slide(v, sector) && e.place.is_some() {
         // No move stays in the sector: one pass over the exits decides everything.
-        let e = exit_sectors(v, sector);
         let exits = Exits {
             slide: None,
             slide_removal: None,
