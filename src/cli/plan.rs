@@ -27,8 +27,10 @@ pub struct PlanArgs {
 const MOVING_RATE: f64 = 3.0e6;
 const PLACING_RATE: f64 = 1.5e6;
 /// Bytes per slot while solving (4 for state and counter, 2 for the values being written;
-/// measured: 6.4 GB for 6-8/8-6) and per slot of each table read.
+/// measured: 6.4 GB for 6-8/8-6; the one-pass solver of sectors without internal moves
+/// writes only the 2-byte values) and per slot of each table read.
 const WORK_BYTES_PER_SLOT: f64 = 6.0;
+const EXIT_ONLY_BYTES_PER_SLOT: f64 = 2.0;
 const READ_BYTES_PER_SLOT: f64 = 2.0;
 /// Measured file size, bits per position (WDL + distance), docs/BENCHMARKS.md.
 const DISK_BITS_PER_POSITION: f64 = 0.9;
@@ -42,8 +44,14 @@ struct Estimate {
 fn estimate(v: &millbase::rules::Variant, e: &PlanEntry) -> Estimate {
     let positions: u64 = e.positions.iter().sum();
     let slots: u64 = e.slots.iter().sum();
-    let moving = e.sectors.iter().all(|s| s.is_moving());
-    let rate = if moving { MOVING_RATE } else { PLACING_RATE };
+    // Sectors whose moves all leave them take the one-pass solver (2 bytes per slot).
+    let exit_only = matches!(e.sectors[..], [s] if !millbase::solve::can_slide(v, s)
+        && millbase::solve::exit_sectors(v, s).place.is_some());
+    let (rate, work_bytes) = if exit_only {
+        (PLACING_RATE, EXIT_ONLY_BYTES_PER_SLOT)
+    } else {
+        (MOVING_RATE, WORK_BYTES_PER_SLOT)
+    };
     let read: u64 = e
         .dependencies
         .iter()
@@ -51,7 +59,7 @@ fn estimate(v: &millbase::rules::Variant, e: &PlanEntry) -> Estimate {
         .sum();
     Estimate {
         seconds: positions as f64 / rate,
-        memory: slots as f64 * WORK_BYTES_PER_SLOT + read as f64 * READ_BYTES_PER_SLOT,
+        memory: slots as f64 * work_bytes + read as f64 * READ_BYTES_PER_SLOT,
         disk: positions as f64 * DISK_BITS_PER_POSITION / 8.0,
     }
 }

@@ -63,6 +63,10 @@ pub struct VerifyArgs {
     /// Do not draw a progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Verify only these sectors (their successors' tables must be there too); default:
+    /// every table in the directory.
+    #[arg(value_name = "SECTOR")]
+    sectors: Vec<String>,
 }
 
 fn probe_error(e: ProbeError) -> CliError {
@@ -207,7 +211,17 @@ impl ValueLookup for Loaded {
 pub fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
     let v = args.variant.get()?;
     let dir = table_dir(&args.dir, &v);
-    let sectors = sectors_in_dir(&dir)?;
+    let mut sectors = sectors_in_dir(&dir)?;
+    if !args.sectors.is_empty() {
+        let wanted = crate::cli::generate::parse_sectors(&v, &args.sectors)?;
+        if let Some(s) = wanted.iter().find(|s| !sectors.contains(s)) {
+            return Err(CliError::usage(format!(
+                "no table of sector {s} in {}",
+                dir.display()
+            )));
+        }
+        sectors.retain(|s| wanted.contains(s));
+    }
     if sectors.is_empty() {
         return Err(CliError::usage(format!(
             "no tables of variant {} in {}",
