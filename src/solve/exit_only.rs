@@ -4,10 +4,10 @@
 //! The sector is enumerated by the *opponent's* stone set: for one opponent set `them`,
 //! every placement of every position reads the successor sector in the one orbit block of
 //! `them`, and every removal of a stone `r` reads the block of `them - r`. So the frames
-//! (orbit and symmetry) of those blocks are computed once per opponent set, and the reads of
-//! all positions sharing it stay within a few small blocks that fit in the cache, where the
-//! enumeration by the side to move's set sent nearly every read to a random place in
-//! gigabytes.
+//! (orbit and symmetry) of those blocks are computed once per opponent set, the exits of each
+//! stone set the mover can reach are looked up once ([`OpponentBlocks`]), and the reads stay
+//! within a few small blocks that fit in the cache, where the enumeration by the side to
+//! move's set sent nearly every read to a random place in gigabytes.
 
 use super::{ExitSummary, Exits, Progress};
 use crate::index::{SectorIndex, UsFrame, colex_rank, combinations, pdep};
