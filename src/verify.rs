@@ -1,15 +1,15 @@
 //! Independent forward verification: re-derive each stored value from the stored values of
 //! its successors, using the plain move rules (no un-moves, no counters).
 
-use crate::index::{Sector, SectorIndex, next_combination, pdep};
+use crate::index::{Sector, SectorIndex, SymmetryTables, combinations, pdep};
 use crate::rules::{Bits, FullBoard, MIN_STONES, Variant};
 use crate::value::{UNUSED, Value};
 use rayon::prelude::*;
 
 /// Values of a sector and of every sector its moves lead to.
 pub trait ValueLookup: Sync {
-    /// Stored value code of slot `slot` of `sector`, or `None` if that sector is unavailable.
-    fn code(&self, sector: Sector, slot: u64) -> Option<u16>;
+    /// Stored value codes of `sector` by slot, or `None` if that sector is unavailable.
+    fn values(&self, sector: Sector) -> Option<&[u16]>;
 }
 
 /// The value a position must have given its successors' values (each from the successor's
@@ -56,8 +56,48 @@ pub enum Mismatch {
     Usage(u64),
 }
 
+/// A sector the moves of the verified sector lead to, ready for look-ups.
+enum Successor<'a> {
+    /// Too few stones would be left: the side to move there has lost.
+    Lost,
+    /// The sector's index and stored values.
+    Table(SectorIndex, &'a [u16]),
+    /// The sector's values are not available (or have the wrong size).
+    Missing(Sector),
+}
+
+impl<'a> Successor<'a> {
+    fn new(v: &Variant, sector: Sector, lookup: &'a dyn ValueLookup) -> Successor<'a> {
+        if sector.w + sector.wf < MIN_STONES {
+            return Successor::Lost;
+        }
+        let index = SectorIndex::new(v, sector);
+        match lookup.values(sector) {
+            Some(values) if values.len() as u64 == index.slots() => Successor::Table(index, values),
+            _ => Successor::Missing(sector),
+        }
+    }
+
+    /// The stored value of the position (`us`, `them`) of this sector.
+    fn value(&self, us: Bits, them: Bits) -> Result<Value, Mismatch> {
+        match self {
+            Successor::Lost => Ok(Value::Loss(0)),
+            Successor::Table(index, values) => {
+                let slot = index.slot(us, them);
+                Value::decode(values[slot as usize]).ok_or(Mismatch::Usage(slot))
+            }
+            Successor::Missing(sector) => Err(Mismatch::MissingSector(*sector)),
+        }
+    }
+}
+
 /// Re-derive every value of `sector`; returns the number of positions checked and up to
 /// `max_report` mismatches (and their total count).
+///
+/// Positions are visited by the opponent's stone set (orbit representatives; with a
+/// symmetric set, only the smallest image of the mover's set under its stabilizer), so that
+/// the successors of consecutive positions lie in a few blocks of the sectors they lead to;
+/// every successor's slot is still computed in full from its stone sets.
 pub fn verify_sector(
     v: &Variant,
     sector: Sector,
@@ -66,134 +106,190 @@ pub fn verify_sector(
     progress: &(dyn Fn(u64) + Sync),
 ) -> (u64, u64, Vec<Mismatch>) {
     let index = SectorIndex::new(v, sector);
+    let slots = index.slots();
+    let stored = match lookup.values(sector) {
+        Some(values) if values.len() as u64 == slots => values,
+        _ => return (0, 1, vec![Mismatch::MissingSector(sector)]),
+    };
     let board = v.board();
     let full = board.full();
-    let orbits = index.us_orbits;
-    let per_orbit = index.per_orbit;
     let s = sector;
-    let code_of = |sec: Sector, us: Bits, them: Bits| -> Result<Value, Mismatch> {
-        if sec.w + sec.wf < MIN_STONES {
-            return Ok(Value::Loss(0));
-        }
-        let idx = SectorIndex::new(v, sec);
-        let slot = idx.slot(us, them);
-        let code = lookup.code(sec, slot).ok_or(Mismatch::MissingSector(sec))?;
-        Value::decode(code).ok_or(Mismatch::Usage(slot))
+    let syms = &index.tables.syms;
+    let can_slide = s.w > 0 && v.may_move(s.wf);
+    let slide = Successor::new(v, Sector::new(s.b, s.w, s.bf, s.wf), lookup);
+    let slide_removal = Successor::new(
+        v,
+        Sector::new(s.b.saturating_sub(1), s.w, s.bf, s.wf),
+        lookup,
+    );
+    let (place, place_removal) = if s.wf > 0 {
+        (
+            Successor::new(v, Sector::new(s.b, s.w + 1, s.bf, s.wf - 1), lookup),
+            Successor::new(
+                v,
+                Sector::new(s.b.saturating_sub(1), s.w + 1, s.bf, s.wf - 1),
+                lookup,
+            ),
+        )
+    } else {
+        (Successor::Lost, Successor::Lost)
     };
-    let results: Vec<(u64, u64, Vec<Mismatch>)> = (0..orbits.len() as u32)
+    let them_orbits = index.tables.orbits(s.b as u32);
+    let m = board.len() as u32 - s.b as u32;
+    let us_sets = combinations(m, s.w as u32);
+    let orbit_count = them_orbits.len() as u64;
+    // Unused slots must hold the unused marker (used ones are checked below).
+    let mut results: Vec<(u64, u64, Vec<Mismatch>)> = vec![(0, 0, Vec::new())];
+    let unused_wrong: Vec<u64> = (0..slots)
         .into_par_iter()
-        .map(|orbit| {
-            let us = orbits.rep(orbit);
-            let free = full & !us;
-            let mut combo: Bits = (1u32 << s.b) - 1;
-            let (mut checked, mut bad, mut report) = (0u64, 0u64, Vec::new());
-            let note = |m: Mismatch, bad: &mut u64, report: &mut Vec<Mismatch>| {
-                *bad += 1;
-                if report.len() < max_report {
-                    report.push(m);
-                }
-            };
-            for rank in 0..per_orbit {
-                let slot = orbit as u64 * per_orbit as u64 + rank as u64;
-                let them = pdep(combo, free);
-                combo = next_combination(combo);
-                let stored_code = lookup.code(s, slot).unwrap_or(UNUSED);
-                let used = index.position(slot).is_some();
-                if !used {
-                    if stored_code != UNUSED {
-                        note(Mismatch::Usage(slot), &mut bad, &mut report);
-                    }
-                    continue;
-                }
-                checked += 1;
-                let mut succ = Vec::new();
-                let mut failure = None;
-                let mut push = |sec: Sector, u: Bits, t: Bits| match code_of(sec, u, t) {
-                    Ok(val) => succ.push(val),
-                    Err(m) => failure = Some(m),
-                };
-                let empty = free & !them;
+        .filter(|&slot| stored[slot as usize] != UNUSED && index.position(slot).is_none())
+        .collect();
+    results[0].1 = unused_wrong.len() as u64;
+    results[0].2 = unused_wrong
+        .into_iter()
+        .take(max_report)
+        .map(Mismatch::Usage)
+        .collect();
+    results.extend(
+        (0..them_orbits.len() as u32)
+            .into_par_iter()
+            .map(|orbit| {
+                let them = them_orbits.rep(orbit);
+                let them_stab = them_orbits.stabilizer(orbit);
+                let free = full & !them;
                 let removable = board.removable(them, v.remove_from_mills);
-                let mut visit = |moved: Bits, to: u8, placed: bool| {
-                    let (w2, wf2) = if placed {
-                        (s.w + 1, s.wf - 1)
-                    } else {
-                        (s.w, s.wf)
-                    };
-                    if them != 0 && board.in_mill(moved, to) {
-                        let next = Sector::new(s.b - 1, w2, s.bf, wf2);
-                        let mut r = removable;
-                        while r != 0 {
-                            let p = r.trailing_zeros();
-                            r &= r - 1;
-                            push(next, them & !(1 << p), moved);
-                        }
-                    } else {
-                        push(Sector::new(s.b, w2, s.bf, wf2), them, moved);
-                    }
+                let (mut checked, mut bad, mut report) = (0u64, 0u64, Vec::new());
+                let mut note = |m: Mismatch, bad: &mut u64| {
+                    *bad += 1;
+                    keep_smallest(&mut report, m, max_report);
                 };
-                if s.w > 0 && v.may_move(s.wf) {
-                    let flies = v.flies(s.w, s.wf);
-                    let mut from_set = us;
-                    while from_set != 0 {
-                        let from = from_set.trailing_zeros();
-                        from_set &= from_set - 1;
-                        let mut targets = if flies {
-                            empty
+                let mut succ = Vec::new();
+                for &combo in us_sets {
+                    let us = pdep(combo, free);
+                    if is_not_smallest_image(syms, them_stab, us) {
+                        continue;
+                    }
+                    let slot = index.slot(us, them);
+                    checked += 1;
+                    succ.clear();
+                    let mut failure = None;
+                    let empty = free & !us;
+                    let mut visit = |moved: Bits, to: u8, placed: bool| {
+                        let (plain, removal) = if placed {
+                            (&place, &place_removal)
                         } else {
-                            board.adjacent(from as u8) & empty
+                            (&slide, &slide_removal)
                         };
+                        let mut push = |next: &Successor, u: Bits, t: Bits| match next.value(u, t) {
+                            Ok(val) => succ.push(val),
+                            Err(m) => failure = Some(m),
+                        };
+                        if them != 0 && board.in_mill(moved, to) {
+                            let mut r = removable;
+                            while r != 0 {
+                                let p = r.trailing_zeros();
+                                r &= r - 1;
+                                push(removal, them & !(1 << p), moved);
+                            }
+                        } else {
+                            push(plain, them, moved);
+                        }
+                    };
+                    if can_slide {
+                        let flies = v.flies(s.w, s.wf);
+                        let mut from_set = us;
+                        while from_set != 0 {
+                            let from = from_set.trailing_zeros();
+                            from_set &= from_set - 1;
+                            let mut targets = if flies {
+                                empty
+                            } else {
+                                board.adjacent(from as u8) & empty
+                            };
+                            while targets != 0 {
+                                let to = targets.trailing_zeros();
+                                targets &= targets - 1;
+                                visit(us & !(1 << from) | 1 << to, to as u8, false);
+                            }
+                        }
+                    }
+                    if s.wf > 0 {
+                        let mut targets = empty;
                         while targets != 0 {
                             let to = targets.trailing_zeros();
                             targets &= targets - 1;
-                            visit(us & !(1 << from) | 1 << to, to as u8, false);
+                            visit(us | 1 << to, to as u8, true);
                         }
                     }
-                }
-                if s.wf > 0 {
-                    let mut targets = empty;
-                    while targets != 0 {
-                        let to = targets.trailing_zeros();
-                        targets &= targets - 1;
-                        visit(us | 1 << to, to as u8, true);
+                    if let Some(m) = failure {
+                        note(m, &mut bad);
+                        continue;
+                    }
+                    let no_move = if empty == 0 && v.full_board == FullBoard::Draw {
+                        Value::Draw
+                    } else {
+                        Value::Loss(0)
+                    };
+                    let derived = best_of(succ.iter().copied(), no_move);
+                    let stored = Value::decode(stored[slot as usize]);
+                    if stored != Some(derived) {
+                        note(
+                            Mismatch::Value {
+                                slot,
+                                stored,
+                                derived,
+                            },
+                            &mut bad,
+                        );
                     }
                 }
-                if let Some(m) = failure {
-                    note(m, &mut bad, &mut report);
-                    continue;
-                }
-                let no_move = if empty == 0 && v.full_board == FullBoard::Draw {
-                    Value::Draw
-                } else {
-                    Value::Loss(0)
-                };
-                let derived = best_of(succ.into_iter(), no_move);
-                let stored = Value::decode(stored_code);
-                if stored != Some(derived) {
-                    note(
-                        Mismatch::Value {
-                            slot,
-                            stored,
-                            derived,
-                        },
-                        &mut bad,
-                        &mut report,
-                    );
-                }
-            }
-            progress(per_orbit as u64);
-            (checked, bad, report)
-        })
-        .collect();
+                let o = orbit as u64;
+                progress(slots * (o + 1) / orbit_count - slots * o / orbit_count);
+                (checked, bad, report)
+            })
+            .collect::<Vec<_>>(),
+    );
     let mut total = (0, 0, Vec::new());
     for (c, b, r) in results {
         total.0 += c;
         total.1 += b;
         for m in r {
-            if total.2.len() < max_report {
-                total.2.push(m);
-            }
+            keep_smallest(&mut total.2, m, max_report);
         }
     }
+    total.2.sort_by_key(Mismatch::slot);
+    total.2.truncate(max_report);
     total
+}
+
+/// Add `m` to `report`, keeping only the `max` mismatches of the smallest slots (so that the
+/// report does not depend on the order of the visit).
+fn keep_smallest(report: &mut Vec<Mismatch>, m: Mismatch, max: usize) {
+    report.push(m);
+    if report.len() > 2 * max.max(1) {
+        report.sort_by_key(Mismatch::slot);
+        report.truncate(max);
+    }
+}
+
+impl Mismatch {
+    /// The slot concerned (0 for a missing sector, reported first).
+    fn slot(&self) -> u64 {
+        match *self {
+            Mismatch::Value { slot, .. } | Mismatch::Usage(slot) => slot,
+            Mismatch::MissingSector(_) => 0,
+        }
+    }
+}
+
+/// Is some image of `us` under the symmetries in `stab` (a bit mask) smaller than `us`?
+fn is_not_smallest_image(syms: &SymmetryTables, mut stab: u16, us: Bits) -> bool {
+    while stab != 0 {
+        let sym = stab.trailing_zeros() as usize;
+        stab &= stab - 1;
+        if syms.apply(sym, us) < us {
+            return true;
+        }
+    }
+    false
 }

@@ -12,8 +12,8 @@ use std::sync::Arc;
 struct Lookup<'a>(&'a SolvedValues);
 
 impl ValueLookup for Lookup<'_> {
-    fn code(&self, sector: Sector, slot: u64) -> Option<u16> {
-        self.0.get(&sector).map(|v| v[slot as usize])
+    fn values(&self, sector: Sector) -> Option<&[u16]> {
+        self.0.get(&sector).map(|v| v.as_slice())
     }
 }
 

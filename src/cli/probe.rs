@@ -200,10 +200,8 @@ pub fn run_pv(args: &PvArgs) -> Result<(), CliError> {
 struct Loaded(HashMap<Sector, Vec<u16>>);
 
 impl ValueLookup for Loaded {
-    fn code(&self, sector: Sector, slot: u64) -> Option<u16> {
-        self.0
-            .get(&sector)
-            .and_then(|v| v.get(slot as usize).copied())
+    fn values(&self, sector: Sector) -> Option<&[u16]> {
+        self.0.get(&sector).map(|v| v.as_slice())
     }
 }
 
