@@ -20,20 +20,21 @@ pub struct PlanArgs {
     sectors: Vec<String>,
 }
 
-/// Solving throughput on the project machine (2 cores), positions per second, as measured on
-/// large sectors (docs/BENCHMARKS.md, "The standard game"): moving-phase components at 1.2–3.4
-/// M/s on a shared machine and 4–12 M/s alone; standard placing sectors, one pass each but
-/// with many random reads of the sectors they lead to, at 0.6–2.3 M/s.
-const MOVING_RATE: f64 = 3.0e6;
-const PLACING_RATE: f64 = 1.5e6;
-/// Bytes per slot while solving (4 for state and counter, 2 for the values being written;
-/// measured: 6.4 GB for 6-8/8-6; the one-pass solver of sectors without internal moves
-/// writes only the 2-byte values) and per slot of each table read.
-const WORK_BYTES_PER_SLOT: f64 = 6.0;
+/// Solving throughput on the project machine (2 cores), positions per second, measured in
+/// the whole-game run of docs/BENCHMARKS.md ("The standard game"): the moving phase at 4.09 M/s
+/// over its 8.9 billion positions; the placing pass at 5.9 M/s on its large sectors (8-8-1-1,
+/// 7-7-2-2) after the per-opponent tables (5.18 M/s over the whole placing phase before them).
+const MOVING_RATE: f64 = 4.1e6;
+const PLACING_RATE: f64 = 6.0e6;
+/// Peak bytes per slot while solving, fitted to the peaks measured in the same run (within
+/// 10 % on the large components): the solver's 4-byte cells, the 2-byte output and the work
+/// lists; the one-pass solver of sectors without internal moves holds only its 2-byte output;
+/// each table read costs its 2-byte values plus its mapped file and decompression buffers.
+const WORK_BYTES_PER_SLOT: f64 = 8.0;
 const EXIT_ONLY_BYTES_PER_SLOT: f64 = 2.0;
-const READ_BYTES_PER_SLOT: f64 = 2.0;
-/// Measured file size, bits per position (WDL + distance), docs/BENCHMARKS.md.
-const DISK_BITS_PER_POSITION: f64 = 0.9;
+const READ_BYTES_PER_SLOT: f64 = 3.5;
+/// Measured size of the standard game's tables, bits per position (WDL 0.60 + distance 2.84).
+const DISK_BITS_PER_POSITION: f64 = 3.44;
 
 struct Estimate {
     seconds: f64,
