@@ -331,6 +331,21 @@ impl SymmetryTables {
     pub fn is_empty(&self) -> bool {
         self.lut.is_empty()
     }
+
+    /// Is the image of `set` under some symmetry of `mask` (a bit mask, such as a stabilizer)
+    /// smaller than `set`? Visiting only sets for which this is false visits each orbit under
+    /// the masked symmetries once.
+    #[inline]
+    pub fn has_smaller_image(&self, mut mask: u16, set: Bits) -> bool {
+        while mask != 0 {
+            let sym = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            if self.apply(sym, set) < set {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// The orbits of `k`-point sets of a board under its symmetry group.
@@ -617,6 +632,19 @@ mod tests {
         ];
         for (k, &n) in expect.iter().enumerate() {
             assert_eq!(t.orbits(k as u32).len(), n, "k = {k}");
+        }
+    }
+
+    #[test]
+    fn sets_without_a_smaller_image_are_one_per_orbit() {
+        let t = BoardTables::of(BoardKind::Standard);
+        let all = (((1u32 << t.syms.len()) - 1) & !1) as u16; // every symmetry but the identity
+        for k in [3, 5, 8] {
+            let smallest = combinations(24, k)
+                .iter()
+                .filter(|&&set| !t.syms.has_smaller_image(all, set))
+                .count();
+            assert_eq!(smallest, t.orbits(k).len(), "k = {k}");
         }
     }
 

@@ -1,7 +1,7 @@
 //! Independent forward verification: re-derive each stored value from the stored values of
 //! its successors, using the plain move rules (no un-moves, no counters).
 
-use crate::index::{Sector, SectorIndex, SymmetryTables, combinations, pdep};
+use crate::index::{Sector, SectorIndex, combinations, pdep};
 use crate::rules::{Bits, FullBoard, MIN_STONES, Variant};
 use crate::value::{UNUSED, Value};
 use rayon::prelude::*;
@@ -166,7 +166,7 @@ pub fn verify_sector(
                 let mut succ = Vec::new();
                 for &combo in us_sets {
                     let us = pdep(combo, free);
-                    if is_not_smallest_image(syms, them_stab, us) {
+                    if syms.has_smaller_image(them_stab, us) {
                         continue;
                     }
                     let slot = index.slot(us, them);
@@ -280,16 +280,4 @@ impl Mismatch {
             Mismatch::MissingSector(_) => 0,
         }
     }
-}
-
-/// Is some image of `us` under the symmetries in `stab` (a bit mask) smaller than `us`?
-fn is_not_smallest_image(syms: &SymmetryTables, mut stab: u16, us: Bits) -> bool {
-    while stab != 0 {
-        let sym = stab.trailing_zeros() as usize;
-        stab &= stab - 1;
-        if syms.apply(sym, us) < us {
-            return true;
-        }
-    }
-    false
 }

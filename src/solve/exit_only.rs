@@ -45,7 +45,7 @@ pub(super) fn exit_only_pass(
                 let us = pdep(combo, free);
                 // With a symmetric `them`, visit each position once: the smallest image of
                 // `us` under the symmetries fixing `them`.
-                if them_stab != 0 && is_not_smallest_image(syms, them_stab, us) {
+                if syms.has_smaller_image(them_stab, us) {
                     continue;
                 }
                 let value = if combo == open {
@@ -150,19 +150,6 @@ impl OpponentBlocks {
         }
         Value::decode(self.removals[rank]).unwrap_or(Value::Draw)
     }
-}
-
-/// Is some image of `us` under the symmetries in `stab` (a bit mask) smaller than `us`?
-#[inline]
-fn is_not_smallest_image(syms: &crate::index::SymmetryTables, mut stab: u16, us: Bits) -> bool {
-    while stab != 0 {
-        let sym = stab.trailing_zeros() as usize;
-        stab &= stab - 1;
-        if syms.apply(sym, us) < us {
-            return true;
-        }
-    }
-    false
 }
 
 /// `len` atomic values, all [`UNUSED`], on huge pages where the kernel allows (they are
