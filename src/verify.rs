@@ -139,118 +139,118 @@ pub fn verify_sector(
     let us_sets = combinations(m, s.w as u32);
     let orbit_count = them_orbits.len() as u64;
     // Unused slots must hold the unused marker (used ones are checked below).
-    let mut results: Vec<(u64, u64, Vec<Mismatch>)> = vec![(0, 0, Vec::new())];
     let unused_wrong: Vec<u64> = (0..slots)
         .into_par_iter()
         .filter(|&slot| stored[slot as usize] != UNUSED && index.position(slot).is_none())
         .collect();
-    results[0].1 = unused_wrong.len() as u64;
-    results[0].2 = unused_wrong
-        .into_iter()
-        .take(max_report)
-        .map(Mismatch::Usage)
-        .collect();
-    results.extend(
-        (0..them_orbits.len() as u32)
-            .into_par_iter()
-            .map(|orbit| {
-                let them = them_orbits.rep(orbit);
-                let them_stab = them_orbits.stabilizer(orbit);
-                let free = full & !them;
-                let removable = board.removable(them, v.remove_from_mills);
-                let (mut checked, mut bad, mut report) = (0u64, 0u64, Vec::new());
-                let mut note = |m: Mismatch, bad: &mut u64| {
-                    *bad += 1;
-                    keep_smallest(&mut report, m, max_report);
-                };
-                let mut succ = Vec::new();
-                for &combo in us_sets {
-                    let us = pdep(combo, free);
-                    if syms.has_smaller_image(them_stab, us) {
-                        continue;
-                    }
-                    let slot = index.slot(us, them);
-                    checked += 1;
-                    succ.clear();
-                    let mut failure = None;
-                    let empty = free & !us;
-                    let mut visit = |moved: Bits, to: u8, placed: bool| {
-                        let (plain, removal) = if placed {
-                            (&place, &place_removal)
-                        } else {
-                            (&slide, &slide_removal)
-                        };
-                        let mut push = |next: &Successor, u: Bits, t: Bits| match next.value(u, t) {
-                            Ok(val) => succ.push(val),
-                            Err(m) => failure = Some(m),
-                        };
-                        if them != 0 && board.in_mill(moved, to) {
-                            let mut r = removable;
-                            while r != 0 {
-                                let p = r.trailing_zeros();
-                                r &= r - 1;
-                                push(removal, them & !(1 << p), moved);
-                            }
-                        } else {
-                            push(plain, them, moved);
-                        }
+    let usage: (u64, u64, Vec<Mismatch>) = (
+        0,
+        unused_wrong.len() as u64,
+        unused_wrong
+            .into_iter()
+            .take(max_report)
+            .map(Mismatch::Usage)
+            .collect(),
+    );
+    let visited: Vec<(u64, u64, Vec<Mismatch>)> = (0..them_orbits.len() as u32)
+        .into_par_iter()
+        .map(|orbit| {
+            let them = them_orbits.rep(orbit);
+            let them_stab = them_orbits.stabilizer(orbit);
+            let free = full & !them;
+            let removable = board.removable(them, v.remove_from_mills);
+            let (mut checked, mut bad, mut report) = (0u64, 0u64, Vec::new());
+            let mut note = |m: Mismatch, bad: &mut u64| {
+                *bad += 1;
+                keep_smallest(&mut report, m, max_report);
+            };
+            let mut succ = Vec::new();
+            for &combo in us_sets {
+                let us = pdep(combo, free);
+                if syms.has_smaller_image(them_stab, us) {
+                    continue;
+                }
+                let slot = index.slot(us, them);
+                checked += 1;
+                succ.clear();
+                let mut failure = None;
+                let empty = free & !us;
+                let mut visit = |moved: Bits, to: u8, placed: bool| {
+                    let (plain, removal) = if placed {
+                        (&place, &place_removal)
+                    } else {
+                        (&slide, &slide_removal)
                     };
-                    if can_slide {
-                        let flies = v.flies(s.w, s.wf);
-                        let mut from_set = us;
-                        while from_set != 0 {
-                            let from = from_set.trailing_zeros();
-                            from_set &= from_set - 1;
-                            let mut targets = if flies {
-                                empty
-                            } else {
-                                board.adjacent(from as u8) & empty
-                            };
-                            while targets != 0 {
-                                let to = targets.trailing_zeros();
-                                targets &= targets - 1;
-                                visit(us & !(1 << from) | 1 << to, to as u8, false);
-                            }
+                    let mut push = |next: &Successor, u: Bits, t: Bits| match next.value(u, t) {
+                        Ok(val) => succ.push(val),
+                        Err(m) => failure = Some(m),
+                    };
+                    if them != 0 && board.in_mill(moved, to) {
+                        let mut r = removable;
+                        while r != 0 {
+                            let p = r.trailing_zeros();
+                            r &= r - 1;
+                            push(removal, them & !(1 << p), moved);
                         }
+                    } else {
+                        push(plain, them, moved);
                     }
-                    if s.wf > 0 {
-                        let mut targets = empty;
+                };
+                if can_slide {
+                    let flies = v.flies(s.w, s.wf);
+                    let mut from_set = us;
+                    while from_set != 0 {
+                        let from = from_set.trailing_zeros();
+                        from_set &= from_set - 1;
+                        let mut targets = if flies {
+                            empty
+                        } else {
+                            board.adjacent(from as u8) & empty
+                        };
                         while targets != 0 {
                             let to = targets.trailing_zeros();
                             targets &= targets - 1;
-                            visit(us | 1 << to, to as u8, true);
+                            visit(us & !(1 << from) | 1 << to, to as u8, false);
                         }
                     }
-                    if let Some(m) = failure {
-                        note(m, &mut bad);
-                        continue;
-                    }
-                    let no_move = if empty == 0 && v.full_board == FullBoard::Draw {
-                        Value::Draw
-                    } else {
-                        Value::Loss(0)
-                    };
-                    let derived = best_of(succ.iter().copied(), no_move);
-                    let stored = Value::decode(stored[slot as usize]);
-                    if stored != Some(derived) {
-                        note(
-                            Mismatch::Value {
-                                slot,
-                                stored,
-                                derived,
-                            },
-                            &mut bad,
-                        );
+                }
+                if s.wf > 0 {
+                    let mut targets = empty;
+                    while targets != 0 {
+                        let to = targets.trailing_zeros();
+                        targets &= targets - 1;
+                        visit(us | 1 << to, to as u8, true);
                     }
                 }
-                let o = orbit as u64;
-                progress(slots * (o + 1) / orbit_count - slots * o / orbit_count);
-                (checked, bad, report)
-            })
-            .collect::<Vec<_>>(),
-    );
+                if let Some(m) = failure {
+                    note(m, &mut bad);
+                    continue;
+                }
+                let no_move = if empty == 0 && v.full_board == FullBoard::Draw {
+                    Value::Draw
+                } else {
+                    Value::Loss(0)
+                };
+                let derived = best_of(succ.iter().copied(), no_move);
+                let stored = Value::decode(stored[slot as usize]);
+                if stored != Some(derived) {
+                    note(
+                        Mismatch::Value {
+                            slot,
+                            stored,
+                            derived,
+                        },
+                        &mut bad,
+                    );
+                }
+            }
+            let o = orbit as u64;
+            progress(slots * (o + 1) / orbit_count - slots * o / orbit_count);
+            (checked, bad, report)
+        })
+        .collect();
     let mut total = (0, 0, Vec::new());
-    for (c, b, r) in results {
+    for (c, b, r) in std::iter::once(usage).chain(visited) {
         total.0 += c;
         total.1 += b;
         for m in r {
