@@ -220,12 +220,39 @@ fn signed(field: &'static str, text: &str, expected: &str) -> Result<i64, Positi
 /// field counts, board characters and group lengths, counts that disagree with the board or
 /// exceed the variant's stones, numbers and square ids out of range, unknown suffixes.
 pub fn parse_position(variant: &Variant, text: &str) -> Result<Position, PositionError> {
+    parse_position_info(variant, text).map(|(pos, _)| pos)
+}
+
+/// What a position string says beyond the position itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PositionInfo {
+    /// Plies since the last removal or placement: the N-move rule's counter.
+    pub counter: u32,
+    /// The full-move number (1 at the start of the game).
+    pub full_move: u32,
+}
+
+impl Default for PositionInfo {
+    fn default() -> Self {
+        PositionInfo {
+            counter: 0,
+            full_move: 1,
+        }
+    }
+}
+
+/// [`parse_position`], also returning the N-move counter and the full-move number
+/// (`start` has counter 0 and move 1).
+pub fn parse_position_info(
+    variant: &Variant,
+    text: &str,
+) -> Result<(Position, PositionInfo), PositionError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.is_empty() {
         return Err(PositionError::Empty);
     }
     if fields.len() == 1 && fields[0] == START {
-        return Ok(Position::start(variant));
+        return Ok((Position::start(variant), PositionInfo::default()));
     }
     if fields.len() < REQUIRED_FIELDS {
         return Err(PositionError::FieldCount {
@@ -316,7 +343,7 @@ pub fn parse_position(variant: &Variant, text: &str) -> Result<Position, Positio
         }
     }
     number(NUMBER_FIELDS[10], num[10], u64::MAX)?;
-    number(NUMBER_FIELDS[11], num[11], u64::from(u32::MAX))?;
+    let counter = number(NUMBER_FIELDS[11], num[11], u64::from(u32::MAX))? as u32;
     let full_move = number(NUMBER_FIELDS[12], num[12], u64::from(u32::MAX))?;
     if full_move == 0 {
         return Err(PositionError::BadNumber {
@@ -356,7 +383,11 @@ pub fn parse_position(variant: &Variant, text: &str) -> Result<Position, Positio
         pending_removal,
     };
     check_removal(&pos, remove)?;
-    Ok(pos)
+    let info = PositionInfo {
+        counter,
+        full_move: full_move as u32,
+    };
+    Ok((pos, info))
 }
 
 /// Check the removal counts against the action and the stones.
@@ -446,9 +477,14 @@ fn parse_board(board: &Board, field: &str) -> Result<[u32; 2], PositionError> {
 ///
 /// The phase is `p` while either side has stones in hand, else `m`; the action is `r` when a
 /// removal is pending, else `p` if the side to move has stones in hand, else `s`. Last-mill
-/// squares, mills bitmask and ply counter are written as zero and the full-move number as 1,
-/// since a [`Position`] does not keep them.
+/// squares and the mills bitmask are written as zero, the ply counter as 0 and the full-move
+/// number as 1, since a [`Position`] does not keep them ([`format_position_info`] writes them).
 pub fn format_position(variant: &Variant, pos: &Position) -> String {
+    format_position_info(variant, pos, PositionInfo::default())
+}
+
+/// [`format_position`] with the N-move counter and the full-move number of `info`.
+pub fn format_position_info(variant: &Variant, pos: &Position, info: PositionInfo) -> String {
     let board = variant.board();
     let mut s = String::new();
     let mut point = 0u8;
@@ -486,13 +522,15 @@ pub fn format_position(variant: &Variant, pos: &Position) -> String {
     };
     let remove = |c: Color| u8::from(pos.pending_removal && pos.to_move == c);
     s.push_str(&format!(
-        " {side} {phase} {action} {} {} {} {} {} {} 0 0 0 0 0 0 1",
+        " {side} {phase} {action} {} {} {} {} {} {} 0 0 0 0 0 {} {}",
         pos.on_board(Color::White),
         pos.in_hand[0],
         pos.on_board(Color::Black),
         pos.in_hand[1],
         remove(Color::White),
         remove(Color::Black),
+        info.counter,
+        info.full_move,
     ));
     s
 }

@@ -17,7 +17,10 @@
 mod fen;
 mod moves;
 
-pub use fen::{PositionError, START, format_position, parse_position};
+pub use fen::{
+    PositionError, PositionInfo, START, format_position, format_position_info, parse_position,
+    parse_position_info,
+};
 pub use moves::{MoveError, format_move, parse_legal_move, parse_move};
 
 #[cfg(test)]

@@ -263,3 +263,26 @@ fn too_many_on_board_for_small_variants() {
         .to_string();
     assert!(e.contains("more than the 3 stones of variant three"), "{e}");
 }
+
+#[test]
+fn the_counter_and_move_number_are_read_and_written() {
+    let v = Variant::standard();
+    let text = "***O**@*/@****@*O/OO@***@O b m p 5 0 5 0 0 0 -1 -1 -1 -1 0 37 12 ids:nodes";
+    let (pos, info) = parse_position_info(&v, text).unwrap();
+    assert_eq!(
+        info,
+        PositionInfo {
+            counter: 37,
+            full_move: 12
+        }
+    );
+    let again = format_position_info(&v, &pos, info);
+    assert_eq!(parse_position_info(&v, &again).unwrap(), (pos, info));
+    assert_eq!(
+        parse_position_info(&v, "start").unwrap().1,
+        PositionInfo {
+            counter: 0,
+            full_move: 1
+        }
+    );
+}
