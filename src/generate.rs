@@ -4,9 +4,10 @@
 use crate::index::{Sector, SectorIndex};
 use crate::rules::Variant;
 use crate::solve::{
-    SectorStats, SolveError, SolvedValues, component, dependencies, solve_component,
+    SectorStats, SolveError, SolvedValues, component, dependencies, solve_component_under,
 };
-use crate::table::{TableError, TableSet, WriteOptions, sector_is_complete, write_sector};
+use crate::table::{TableError, TableSet, WriteOptions, sector_is_complete_under, write_sector};
+use crate::value::NMoveRule;
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -124,20 +125,38 @@ impl From<SolveError> for GenerateError {
     }
 }
 
-/// Solve `targets` and everything they need into `dir`, skipping components already there.
+/// Solve `targets` and everything they need into `dir` without the N-move rule, skipping
+/// components already there.
 pub fn generate(
     v: &Variant,
     dir: &Path,
     targets: &[Sector],
     observer: &dyn GenerateObserver,
 ) -> Result<Vec<ComponentReport>, GenerateError> {
+    generate_under(v, dir, targets, NMoveRule::NONE, observer)
+}
+
+/// Solve `targets` and everything they need into `dir` under `rule`, skipping components
+/// already there. A directory holds tables of one rule only: if it holds tables of another,
+/// nothing is solved and the error names one of them.
+pub fn generate_under(
+    v: &Variant,
+    dir: &Path,
+    targets: &[Sector],
+    rule: NMoveRule,
+    observer: &dyn GenerateObserver,
+) -> Result<Vec<ComponentReport>, GenerateError> {
+    if dir.is_dir() {
+        // Opening any table of another rule fails, naming it.
+        TableSet::new(dir, *v).with_rule(rule).detect_rule()?;
+    }
     // Which components are on disk already: checked once (it reads every file's checksums).
     let order: Vec<(Sector, bool)> = solving_order(v, targets)
         .into_iter()
         .map(|first| {
             let done = component(v, first)
                 .iter()
-                .all(|&s| sector_is_complete(dir, v, s));
+                .all(|&s| sector_is_complete_under(dir, v, rule, s));
             (first, done)
         })
         .collect();
@@ -168,17 +187,21 @@ pub fn generate(
         reset_peak_memory();
         let mut deps = SolvedValues::new();
         // A fresh set per component: files written since are read as they are now.
-        let tables = TableSet::new(dir, *v).with_cache_bytes(0);
+        let tables = TableSet::new(dir, *v).with_cache_bytes(0).with_rule(rule);
         for d in dependencies(v, first) {
             deps.insert(d, Arc::new(tables.read_values(d)?));
         }
         observer.component_started(&sectors, component_work(v, first));
         let advance = |n| observer.advance(n);
-        let solved = solve_component(v, first, &deps, &advance)?;
+        let solved = solve_component_under(v, first, &deps, rule, &advance)?;
         drop(deps);
         let mut stats = Vec::new();
         for s in &solved {
-            write_sector(dir, v, s.sector, &s.values, &WriteOptions::default())?;
+            let options = WriteOptions {
+                rule,
+                ..WriteOptions::default()
+            };
+            write_sector(dir, v, s.sector, &s.values, &options)?;
             stats.push((s.sector, SectorStats::of(&s.values)));
         }
         let report = ComponentReport {

@@ -26,7 +26,7 @@ use crate::notation::{PositionError, parse_position};
 use crate::position::{Move, Position};
 use crate::rules::{MIN_STONES, Variant};
 use crate::table::{TableError, TableSet, Wdl};
-use crate::value::Value;
+use crate::value::{NMoveRule, RuleValue, Value};
 use std::fmt;
 use std::path::Path;
 
@@ -67,6 +67,17 @@ pub struct MoveValue {
     pub mv: Move,
     /// Its value for the side making it.
     pub value: Value,
+}
+
+/// A legal move with its value under the tables' N-move rule for the side making it, at the
+/// counter of the position before the move (see [`Tablebase::move_values_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveRuleValue {
+    /// The move (in the combined convention; a lone removal in a remove-pending position).
+    pub mv: Move,
+    /// Its value for the side making it: a win's DTR counts from the position before the
+    /// move (1 for a removal or placement that wins, the successor's DTR + 1 otherwise).
+    pub value: RuleValue,
 }
 
 /// A move with its win/draw/loss for the side making it (WDL-only directories).
@@ -110,10 +121,17 @@ impl Tablebase {
                 error: std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory"),
             }));
         }
-        Ok(Tablebase {
-            variant,
-            tables: TableSet::new(dir, variant),
-        })
+        let tables = TableSet::new(dir, variant);
+        // Learn the tables' N-move rule now if a table can be read; otherwise the first
+        // probe that needs a file reports what is wrong with it.
+        let _ = tables.detect_rule();
+        Ok(Tablebase { variant, tables })
+    }
+
+    /// The N-move rule the tables were solved under ([`NMoveRule::NONE`] for tables without
+    /// it, and while no table has been read).
+    pub fn rule(&self) -> NMoveRule {
+        self.tables.rule().unwrap_or_default()
     }
 
     /// The variant.
@@ -169,6 +187,91 @@ impl Tablebase {
         self.tables.value(sector, slot)?.ok_or_else(|| {
             ProbeError::Impossible(format!("slot {slot} of sector {sector} is unused"))
         })
+    }
+
+    /// The value of a position whose N-move counter is `counter` (plies since the last
+    /// removal or placement), exact under the tables' rule ([`Tablebase::rule`]): a win or
+    /// loss with its DTR, a cursed win, a draw or a blessed loss. Tables without the rule
+    /// give the value and distance to the end of the game at any counter.
+    pub fn value_at(&self, pos: &Position, counter: u32) -> Result<RuleValue, ProbeError> {
+        let rule = self.rule();
+        if let Some(v) = Self::by_count(pos) {
+            // Over by the removal that just reset the counter.
+            return Ok(NMoveRule::NONE.at_counter(v, 0));
+        }
+        if pos.pending_removal {
+            // The removal comes before any check of the counter and resets it.
+            let best = self.move_values_at_unsorted(pos, 0)?;
+            return Ok(best_rule_value(best.iter().map(|m| m.value)));
+        }
+        Ok(rule.at_counter(self.value(pos)?, counter))
+    }
+
+    /// Every legal move with its value under the tables' N-move rule for the side to move,
+    /// at counter `counter`, best first (fastest wins, cursed wins, draws, blessed losses,
+    /// slowest losses; ties in move order). A move that removes or places a stone leads to
+    /// counter 0, any other to `counter + 1`.
+    pub fn move_values_at(
+        &self,
+        pos: &Position,
+        counter: u32,
+    ) -> Result<Vec<MoveRuleValue>, ProbeError> {
+        let mut moves = self.move_values_at_unsorted(pos, counter)?;
+        moves.sort_by_key(|m| std::cmp::Reverse(m.value.preference()));
+        Ok(moves)
+    }
+
+    fn move_values_at_unsorted(
+        &self,
+        pos: &Position,
+        counter: u32,
+    ) -> Result<Vec<MoveRuleValue>, ProbeError> {
+        let rule = self.rule();
+        let counter = if pos.pending_removal { 0 } else { counter };
+        self.moves(pos)
+            .into_iter()
+            .map(|mv| {
+                let next = play(&self.variant, pos, mv);
+                let resets = mv.removes() || mv.is_place();
+                let own = rule.move_value(self.value(&next)?.encode(), resets);
+                Ok(MoveRuleValue {
+                    mv,
+                    value: rule.at_counter(own, counter),
+                })
+            })
+            .collect()
+    }
+
+    /// The principal variation under the tables' N-move rule from counter `counter`: best
+    /// moves (the first in move order among equals) until the game ends, or `max_plies`
+    /// moves. With the rule a drawn line ends when the counter reaches N.
+    pub fn principal_variation_at(
+        &self,
+        pos: &Position,
+        counter: u32,
+        max_plies: usize,
+    ) -> Result<Vec<MoveRuleValue>, ProbeError> {
+        let rule = self.rule();
+        let mut line = Vec::new();
+        let (mut cur, mut counter) = (*pos, counter);
+        while line.len() < max_plies {
+            if Self::by_count(&cur).is_some()
+                || (rule.is_active() && !cur.pending_removal && counter >= u32::from(rule.n()))
+            {
+                break;
+            }
+            let Some(best) = self.move_values_at(&cur, counter)?.first().copied() else {
+                break;
+            };
+            line.push(best);
+            counter = if best.mv.removes() || best.mv.is_place() {
+                0
+            } else {
+                counter + 1
+            };
+            cur = play(&self.variant, &cur, best.mv);
+        }
+        Ok(line)
     }
 
     /// Win, draw or loss for the side to move; needs only the WDL files.
@@ -265,6 +368,14 @@ impl Tablebase {
         }
         Ok(line)
     }
+}
+
+/// The best of some rule values for the side choosing among them (a loss in 0 when there are
+/// none).
+pub fn best_rule_value(values: impl Iterator<Item = RuleValue>) -> RuleValue {
+    values
+        .max_by_key(|v| v.preference())
+        .unwrap_or(RuleValue::Loss(0))
 }
 
 /// The best of some values for the side choosing among them (a loss in 0 when there are none).

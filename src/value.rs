@@ -89,6 +89,165 @@ impl Value {
 
 const MAX_PLIES_MASK: u16 = 0x3FFF;
 
+/// The N-move rule: a game in the moving phase is drawn when a turn starts after `n`
+/// consecutive plies without a removal or a placement (docs/NMOVE.md). `n = 0`: no such rule.
+///
+/// Under the rule a table stores, for every position at counter 0, a [`Value`] whose
+/// distance is the **DTR**: the number of turns up to and including the one that resets the
+/// counter (a removal or a placement) or decides the game (a side to move that is blocked).
+/// `Win(r)` / `Loss(r)` with `r <= n` are decided at counter `c` exactly when `c + r <= n`
+/// ([`NMoveRule::at_counter`]); `r > n` marks a *cursed win* / *blessed loss*: decided
+/// without the rule, drawn by it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NMoveRule {
+    n: u16,
+}
+
+impl NMoveRule {
+    /// No N-move rule: values and distances to the end of the game.
+    pub const NONE: NMoveRule = NMoveRule { n: 0 };
+
+    /// The largest `n` supported (distances stay well inside the 14-bit value encoding).
+    pub const MAX_N: u16 = 4096;
+
+    /// The rule with `n` plies (0: no rule); `None` above [`NMoveRule::MAX_N`].
+    pub fn new(n: u16) -> Option<NMoveRule> {
+        (n <= Self::MAX_N).then_some(NMoveRule { n })
+    }
+
+    /// `n`; 0 when there is no rule.
+    pub fn n(self) -> u16 {
+        self.n
+    }
+
+    /// Is there a rule?
+    pub fn is_active(self) -> bool {
+        self.n > 0
+    }
+
+    /// The value of a move for the side making it, from the stored value (`code`) of the
+    /// position it leads to. `resets`: the move places or removes a stone (the counter goes
+    /// back to 0); otherwise the counter goes up by one.
+    ///
+    /// Without the rule this is [`Value::before_move`]. Under it a resetting move is decided
+    /// in one turn when the successor is decided at counter 0 (`r <= n`), and otherwise only
+    /// without the rule (distance `n + 1`: cursed or blessed); a move that does not reset
+    /// adds one turn to the successor's DTR.
+    #[inline]
+    pub fn move_value(self, code: u16, resets: bool) -> Value {
+        let next = Value::decode(code).unwrap_or(Value::Draw);
+        if self.n == 0 || !resets {
+            return next.before_move();
+        }
+        let turns = |k: u16| if k <= self.n { 1 } else { self.n + 1 };
+        match next {
+            Value::Win(k) => Value::Loss(turns(k)),
+            Value::Loss(k) => Value::Win(turns(k)),
+            Value::Draw => Value::Draw,
+        }
+    }
+
+    /// The value of a position whose side to move has no move: lost at once without the rule;
+    /// under it lost only if the turn starts with the counter below `n` (DTR 1).
+    #[inline]
+    pub fn blocked(self) -> Value {
+        Value::Loss(u16::from(self.n > 0))
+    }
+
+    /// The value under the rule at counter `counter` of a position whose stored value (at
+    /// counter 0) is `stored`. Without the rule: the stored value.
+    pub fn at_counter(self, stored: Value, counter: u32) -> RuleValue {
+        let decided = |r: u16| self.n == 0 || counter + u32::from(r) <= u32::from(self.n);
+        match stored {
+            Value::Win(r) if decided(r) => RuleValue::Win(r),
+            Value::Win(_) => RuleValue::CursedWin,
+            Value::Loss(r) if decided(r) => RuleValue::Loss(r),
+            Value::Loss(_) => RuleValue::BlessedLoss,
+            Value::Draw => RuleValue::Draw,
+        }
+    }
+}
+
+impl fmt::Display for NMoveRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.n {
+            0 => f.write_str("no N-move rule"),
+            n => write!(f, "{n}-move rule"),
+        }
+    }
+}
+
+/// The value of a position at a given N-move counter, in five classes (as Syzygy's
+/// "cursed wins" and "blessed losses").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleValue {
+    /// The side to move wins; the number is the DTR (see [`NMoveRule`]), or without the rule
+    /// the plies to the end of the game.
+    Win(u16),
+    /// Won without the N-move rule, drawn by it.
+    CursedWin,
+    /// Neither side can force a win.
+    Draw,
+    /// Lost without the N-move rule, drawn by it.
+    BlessedLoss,
+    /// The side to move loses; the number as for [`RuleValue::Win`].
+    Loss(u16),
+}
+
+impl RuleValue {
+    /// `"win"`, `"cursed-win"`, `"draw"`, `"blessed-loss"` or `"loss"`.
+    pub fn kind(self) -> &'static str {
+        match self {
+            RuleValue::Win(_) => "win",
+            RuleValue::CursedWin => "cursed-win",
+            RuleValue::Draw => "draw",
+            RuleValue::BlessedLoss => "blessed-loss",
+            RuleValue::Loss(_) => "loss",
+        }
+    }
+
+    /// The distance of a win or loss.
+    pub fn distance(self) -> Option<u16> {
+        match self {
+            RuleValue::Win(n) | RuleValue::Loss(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The game-theoretic result under the rule: cursed wins and blessed losses are draws.
+    pub fn result(self) -> Value {
+        match self {
+            RuleValue::Win(n) => Value::Win(n),
+            RuleValue::Loss(n) => Value::Loss(n),
+            _ => Value::Draw,
+        }
+    }
+
+    /// A total order from the point of view of the side choosing: faster wins, cursed wins,
+    /// draws, blessed losses, slower losses.
+    pub fn preference(self) -> i32 {
+        match self {
+            RuleValue::Win(n) => 100_000 - n as i32,
+            RuleValue::CursedWin => 2,
+            RuleValue::Draw => 0,
+            RuleValue::BlessedLoss => -2,
+            RuleValue::Loss(n) => -100_000 + n as i32,
+        }
+    }
+}
+
+impl fmt::Display for RuleValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleValue::Win(n) => write!(f, "win in {n}"),
+            RuleValue::Loss(n) => write!(f, "loss in {n}"),
+            RuleValue::CursedWin => f.write_str("cursed win (draw by the N-move rule)"),
+            RuleValue::BlessedLoss => f.write_str("blessed loss (draw by the N-move rule)"),
+            RuleValue::Draw => f.write_str("draw"),
+        }
+    }
+}
+
 impl fmt::Display for Value {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -119,5 +278,46 @@ mod tests {
         assert!(Value::Win(1).preference() > Value::Win(3).preference());
         assert!(Value::Loss(9).preference() > Value::Loss(2).preference());
         assert!(Value::Draw.preference() > Value::Loss(99).preference());
+    }
+
+    #[test]
+    fn rule_values_follow_the_counter() {
+        let rule = NMoveRule::new(10).unwrap();
+        // Decided at counter c exactly when c + r <= n.
+        assert_eq!(rule.at_counter(Value::Win(4), 6), RuleValue::Win(4));
+        assert_eq!(rule.at_counter(Value::Win(4), 7), RuleValue::CursedWin);
+        assert_eq!(rule.at_counter(Value::Loss(10), 0), RuleValue::Loss(10));
+        assert_eq!(rule.at_counter(Value::Loss(10), 1), RuleValue::BlessedLoss);
+        assert_eq!(rule.at_counter(Value::Win(11), 0), RuleValue::CursedWin);
+        assert_eq!(rule.at_counter(Value::Draw, 0), RuleValue::Draw);
+        // Without the rule the stored value stands at any counter.
+        assert_eq!(
+            NMoveRule::NONE.at_counter(Value::Win(300), 99),
+            RuleValue::Win(300)
+        );
+        // A resetting move is decided in one turn if its successor is decided at counter 0.
+        assert_eq!(
+            rule.move_value(Value::Loss(10).encode(), true),
+            Value::Win(1)
+        );
+        assert_eq!(
+            rule.move_value(Value::Loss(11).encode(), true),
+            Value::Win(11)
+        );
+        assert_eq!(
+            rule.move_value(Value::Win(3).encode(), true),
+            Value::Loss(1)
+        );
+        assert_eq!(
+            rule.move_value(Value::Win(3).encode(), false),
+            Value::Loss(4)
+        );
+        assert_eq!(
+            NMoveRule::NONE.move_value(Value::Win(3).encode(), true),
+            Value::Loss(4)
+        );
+        assert_eq!(rule.blocked(), Value::Loss(1));
+        assert_eq!(NMoveRule::NONE.blocked(), Value::Loss(0));
+        assert!(NMoveRule::new(NMoveRule::MAX_N + 1).is_none());
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::index::{Sector, SectorIndex, combinations, pdep};
 use crate::rules::{Bits, FullBoard, MIN_STONES, Variant};
-use crate::value::{UNUSED, Value};
+use crate::value::{NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
 
 /// Values of a sector and of every sector its moves lead to.
@@ -13,17 +13,23 @@ pub trait ValueLookup: Sync {
 }
 
 /// The value a position must have given its successors' values (each from the successor's
-/// side to move); `no_move` is the value when there are no moves at all.
+/// side to move, without the N-move rule); `no_move` is the value when there are no moves.
 pub fn best_of(successors: impl Iterator<Item = Value>, no_move: Value) -> Value {
+    best_of_moves(successors.map(Value::before_move), no_move)
+}
+
+/// The value a position must have given the values of its moves for the side making them
+/// ([`NMoveRule::move_value`]); `no_move` is the value when there are no moves at all.
+pub fn best_of_moves(moves: impl Iterator<Item = Value>, no_move: Value) -> Value {
     let mut any = false;
     let mut best_win: Option<u16> = None;
     let mut worst_loss = 0u16;
     let mut draw = false;
-    for s in successors {
+    for m in moves {
         any = true;
-        match s {
-            Value::Loss(k) => best_win = Some(best_win.map_or(k + 1, |b| b.min(k + 1))),
-            Value::Win(k) => worst_loss = worst_loss.max(k + 1),
+        match m {
+            Value::Win(k) => best_win = Some(best_win.map_or(k, |b| b.min(k))),
+            Value::Loss(k) => worst_loss = worst_loss.max(k),
             Value::Draw => draw = true,
         }
     }
@@ -91,17 +97,30 @@ impl<'a> Successor<'a> {
     }
 }
 
-/// Re-derive every value of `sector`; returns the number of positions checked and up to
-/// `max_report` mismatches (and their total count).
+/// Re-derive every value of `sector` of tables solved without the N-move rule; see
+/// [`verify_sector_under`].
+pub fn verify_sector(
+    v: &Variant,
+    sector: Sector,
+    lookup: &dyn ValueLookup,
+    max_report: usize,
+    progress: &(dyn Fn(u64) + Sync),
+) -> (u64, u64, Vec<Mismatch>) {
+    verify_sector_under(v, sector, lookup, NMoveRule::NONE, max_report, progress)
+}
+
+/// Re-derive every value of `sector` of tables solved under `rule`; returns the number of
+/// positions checked and up to `max_report` mismatches (and their total count).
 ///
 /// Positions are visited by the opponent's stone set (orbit representatives; with a
 /// symmetric set, only the smallest image of the mover's set under its stabilizer), so that
 /// the successors of consecutive positions lie in a few blocks of the sectors they lead to;
 /// every successor's slot is still computed in full from its stone sets.
-pub fn verify_sector(
+pub fn verify_sector_under(
     v: &Variant,
     sector: Sector,
     lookup: &dyn ValueLookup,
+    rule: NMoveRule,
     max_report: usize,
     progress: &(dyn Fn(u64) + Sync),
 ) -> (u64, u64, Vec<Mismatch>) {
@@ -181,19 +200,22 @@ pub fn verify_sector(
                     } else {
                         (&slide, &slide_removal)
                     };
-                    let mut push = |next: &Successor, u: Bits, t: Bits| match next.value(u, t) {
-                        Ok(val) => succ.push(val),
-                        Err(m) => failure = Some(m),
-                    };
+                    // Each move's value for the side making it: placements and removals
+                    // reset the N-move counter.
+                    let mut push =
+                        |next: &Successor, u: Bits, t: Bits, resets: bool| match next.value(u, t) {
+                            Ok(val) => succ.push(rule.move_value(val.encode(), resets)),
+                            Err(m) => failure = Some(m),
+                        };
                     if them != 0 && board.in_mill(moved, to) {
                         let mut r = removable;
                         while r != 0 {
                             let p = r.trailing_zeros();
                             r &= r - 1;
-                            push(removal, them & !(1 << p), moved);
+                            push(removal, them & !(1 << p), moved, true);
                         }
                     } else {
-                        push(plain, them, moved);
+                        push(plain, them, moved, placed);
                     }
                 };
                 if can_slide {
@@ -229,9 +251,9 @@ pub fn verify_sector(
                 let no_move = if empty == 0 && v.full_board == FullBoard::Draw {
                     Value::Draw
                 } else {
-                    Value::Loss(0)
+                    rule.blocked()
                 };
-                let derived = best_of(succ.iter().copied(), no_move);
+                let derived = best_of_moves(succ.iter().copied(), no_move);
                 let stored = Value::decode(stored[slot as usize]);
                 if stored != Some(derived) {
                     note(

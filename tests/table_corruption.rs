@@ -66,6 +66,7 @@ fn solved_sectors_round_trip() {
         WriteOptions {
             level: 1,
             block_slots: 1000,
+            ..WriteOptions::default()
         },
     ] {
         let dir = tempfile::tempdir().unwrap();

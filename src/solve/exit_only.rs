@@ -12,7 +12,7 @@
 use super::{ExitSummary, Exits, Progress};
 use crate::index::{SectorIndex, UsFrame, colex_rank, combinations, pdep};
 use crate::rules::{Bits, FullBoard, Variant, points as bits};
-use crate::value::{UNUSED, Value};
+use crate::value::{NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
@@ -21,6 +21,7 @@ pub(super) fn exit_only_pass(
     v: &Variant,
     index: &SectorIndex,
     exits: &Exits,
+    rule: NMoveRule,
     progress: Progress,
 ) -> Vec<u16> {
     let s = index.sector;
@@ -53,7 +54,7 @@ pub(super) fn exit_only_pass(
                     if v.full_board == FullBoard::Draw {
                         Value::Draw
                     } else {
-                        Value::Loss(0)
+                        rule.blocked()
                     }
                 } else {
                     let mut ex = ExitSummary::default();
@@ -61,9 +62,9 @@ pub(super) fn exit_only_pass(
                         let placed = combo | 1 << j;
                         let to = blocks.points[j as usize];
                         if them != 0 && board.in_mill(us | 1 << to, to) {
-                            ex.note_own(blocks.removals(exits, placed));
+                            ex.note_own(blocks.removals(exits, rule, placed));
                         } else {
-                            ex.note(blocks.placements[colex_rank(placed) as usize]);
+                            ex.note(rule, blocks.placements[colex_rank(placed) as usize], true);
                         }
                     }
                     ex.value()
@@ -129,7 +130,7 @@ impl OpponentBlocks {
 
     /// The mover's best value over the removals after reaching pattern `placed` with a mill.
     #[inline]
-    fn removals(&mut self, exits: &Exits, placed: Bits) -> Value {
+    fn removals(&mut self, exits: &Exits, rule: NMoveRule, placed: Bits) -> Value {
         let rank = colex_rank(placed) as usize;
         if self.removals[rank] == UNUSED {
             self.removals[rank] = match &exits.place_removal {
@@ -141,7 +142,11 @@ impl OpponentBlocks {
                     let mut ex = ExitSummary::default();
                     for frame in &self.removal_frames {
                         let mapped = syms.apply(frame.sym, stones);
-                        ex.note(t.values[t.index.slot_in_frame(frame, mapped) as usize]);
+                        ex.note(
+                            rule,
+                            t.values[t.index.slot_in_frame(frame, mapped) as usize],
+                            true,
+                        );
                     }
                     ex.value()
                 }

@@ -20,7 +20,7 @@ mod exit_only;
 
 use crate::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::rules::{Bits, FullBoard, MIN_STONES, Variant, points as bits};
-use crate::value::{DECIDED, MAX_PLIES, UNUSED, Value, WIN_FLAG};
+use crate::value::{DECIDED, MAX_PLIES, NMoveRule, UNUSED, Value, WIN_FLAG};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -186,14 +186,11 @@ struct ExitSummary {
 }
 
 impl ExitSummary {
-    /// Note a successor of code `code` (from the successor's side to move).
+    /// Note a move to a successor of stored value `code` (from the successor's side to
+    /// move); `resets`: the move places or removes a stone (see [`NMoveRule::move_value`]).
     #[inline]
-    fn note(&mut self, code: u16) {
-        match Value::decode(code) {
-            Some(Value::Loss(k)) => self.win(k + 1),
-            Some(Value::Win(k)) => self.worst_loss = self.worst_loss.max(k + 1),
-            _ => self.draw = true,
-        }
+    fn note(&mut self, rule: NMoveRule, code: u16, resets: bool) {
+        self.note_own(rule.move_value(code, resets));
     }
 
     /// Note a value already from the side to move's point of view (the best of a group of
@@ -280,12 +277,25 @@ fn zeroed_cells(len: usize) -> Vec<AtomicU32> {
     unsafe { Vec::from_raw_parts(zeros.as_mut_ptr() as *mut AtomicU32, len, zeros.capacity()) }
 }
 
-/// Solve the component of `sector` (see [`component`]); `solved` must hold every sector in
-/// [`dependencies`]. Returns the component's sectors with their values.
+/// Solve the component of `sector` (see [`component`]) without the N-move rule; `solved`
+/// must hold every sector in [`dependencies`]. Returns the component's sectors with their
+/// values.
 pub fn solve_component(
     v: &Variant,
     sector: Sector,
     solved: &SolvedValues,
+    progress: Progress,
+) -> Result<Vec<Solved>, SolveError> {
+    solve_component_under(v, sector, solved, NMoveRule::NONE, progress)
+}
+
+/// Solve the component of `sector` under `rule`: with the N-move rule every value is a DTR
+/// (see [`NMoveRule`]) and `solved` must hold the dependencies' values under the same rule.
+pub fn solve_component_under(
+    v: &Variant,
+    sector: Sector,
+    solved: &SolvedValues,
+    rule: NMoveRule,
     progress: Progress,
 ) -> Result<Vec<Solved>, SolveError> {
     let sectors = component(v, sector);
@@ -312,7 +322,7 @@ pub fn solve_component(
             place_removal: table(e.place_removal)?,
         };
         let index = SectorIndex::new(v, sector);
-        let values = exit_only::exit_only_pass(v, &index, &exits, progress);
+        let values = exit_only::exit_only_pass(v, &index, &exits, rule, progress);
         return Ok(vec![Solved { sector, values }]);
     }
     let mut work = Vec::new();
@@ -342,7 +352,7 @@ pub fn solve_component(
     let started = std::time::Instant::now();
     let mut levels = Levels::default();
     for i in 0..work.len() {
-        let found = forward_pass(v, &work, i, progress);
+        let found = forward_pass(v, &work, i, rule, progress);
         levels.merge(i, found);
     }
     if trace {
@@ -485,7 +495,13 @@ fn decide(cell: &AtomicU32, code: u16) -> bool {
 }
 
 /// The forward pass over sector `i`: initial states, counters, exit values.
-fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Found {
+fn forward_pass(
+    v: &Variant,
+    work: &[Work],
+    i: usize,
+    rule: NMoveRule,
+    progress: Progress,
+) -> Found {
     let w = &work[i];
     let partner = w.partner.map(|p| &work[p]);
     let s = w.sector;
@@ -539,12 +555,12 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                                     None => ex.win(1),
                                     Some(t) => {
                                         for r in bits(removable) {
-                                            ex.note(t.code(them & !(1 << r), moved));
+                                            ex.note(rule, t.code(them & !(1 << r), moved), true);
                                         }
                                     }
                                 }
                             } else if let Some(t) = &w.exits.slide {
-                                ex.note(t.code(them, moved));
+                                ex.note(rule, t.code(them, moved), false);
                             } else if let (true, Some(p)) = (dedup, partner) {
                                 succ_slots.push(p.index.slot(them, moved) as u32);
                             } else {
@@ -567,13 +583,17 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                                 None => ex.win(1),
                                 Some(t) => {
                                     for r in bits(removable) {
-                                        ex.note(t.code(them & !(1 << r), placed));
+                                        ex.note(rule, t.code(them & !(1 << r), placed), true);
                                     }
                                 }
                             }
                         } else if let Some((t, frame, mapped_us)) = &place {
                             let mapped = mapped_us | t.index.tables.syms.apply(frame.sym, 1 << to);
-                            ex.note(t.values[t.index.slot_in_frame(frame, mapped) as usize]);
+                            ex.note(
+                                rule,
+                                t.values[t.index.slot_in_frame(frame, mapped) as usize],
+                                true,
+                            );
                         }
                     }
                 }
@@ -587,8 +607,9 @@ fn forward_pass(v: &Variant, work: &[Work], i: usize, progress: Progress) -> Fou
                     if empty == 0 && v.full_board == FullBoard::Draw {
                         CANNOT_LOSE
                     } else {
-                        found.decided.push((0, slot as u32));
-                        DECIDED
+                        let level = rule.blocked().plies().unwrap_or(0);
+                        found.decided.push((level, slot as u32));
+                        DECIDED | level
                     }
                 } else if let Some(n) = ex.best_win {
                     found.exit_wins.push((n, slot as u32));

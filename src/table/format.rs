@@ -38,8 +38,11 @@ pub struct Header {
     pub block_slots: u32,
     /// Number of blocks: `ceil(slots / block_slots)`.
     pub blocks: u32,
-    /// Distance file: the largest distance of a win or loss (0 for WDL files).
+    /// Distance file: the largest distance symbol (0 for WDL files): without the N-move
+    /// rule the largest distance of a win or loss.
     pub max_plies: u16,
+    /// The N-move rule the values were solved under ([`crate::value::NMoveRule`]; 0: none).
+    pub n_move_rule: u16,
     /// Offset of the block table.
     pub table_offset: u64,
     /// WDL file: whole-file checksum of the distance file written with it (0 if none).
@@ -101,6 +104,7 @@ impl Header {
         h[76..80].copy_from_slice(&self.blocks.to_le_bytes());
         // 80..92: dictionary offset and length, 0 (no dictionary).
         h[92..94].copy_from_slice(&self.max_plies.to_le_bytes());
+        h[94..96].copy_from_slice(&self.n_move_rule.to_le_bytes());
         h[96..104].copy_from_slice(&self.table_offset.to_le_bytes());
         h[104..112].copy_from_slice(&self.companion.to_le_bytes());
         h[112..120].copy_from_slice(&self.table_checksum.to_le_bytes());
@@ -156,14 +160,14 @@ impl Header {
             block_slots: u32_at(h, 72),
             blocks: u32_at(h, 76),
             max_plies: u16_at(h, 92),
+            n_move_rule: u16_at(h, 94),
             table_offset: u64_at(h, 96),
             companion: u64_at(h, 104),
             table_checksum: u64_at(h, 112),
         };
         let reserved_zero = h[19] == 0
             && h[32 + name_end..48].iter().all(|&b| b == 0)
-            && h[64..72].iter().all(|&b| b == 0)
-            && h[94..96].iter().all(|&b| b == 0);
+            && h[64..72].iter().all(|&b| b == 0);
         if !reserved_zero {
             return bad("reserved bytes are not zero".into());
         }
@@ -182,6 +186,14 @@ impl Header {
             return Err(Corruption::OtherRules {
                 found: header.fingerprint,
                 expected: expect.variant.fingerprint(),
+            });
+        }
+        if let Some(rule) = expect.rule
+            && header.n_move_rule != rule.n()
+        {
+            return Err(Corruption::OtherNMoveRule {
+                found: header.n_move_rule,
+                expected: rule.n(),
             });
         }
         if header.kind != expect.kind {
@@ -224,6 +236,13 @@ impl Header {
             return bad(format!(
                 "symbol width {} bits in a {} file",
                 self.symbol_bits, self.kind
+            ));
+        }
+        if self.n_move_rule > crate::value::NMoveRule::MAX_N {
+            return bad(format!(
+                "N-move rule with N = {} (at most {})",
+                self.n_move_rule,
+                crate::value::NMoveRule::MAX_N
             ));
         }
         if self.kind == FileKind::Wdl && self.max_plies != 0 {
@@ -307,6 +326,8 @@ pub(crate) struct Expect<'a> {
     pub sector: Sector,
     /// Its slot count.
     pub slots: u64,
+    /// The N-move rule the tables must have been solved under (`None`: any).
+    pub rule: Option<crate::value::NMoveRule>,
 }
 
 /// One entry of the block table.

@@ -23,11 +23,15 @@ mod reader;
 mod writer;
 
 pub use format::Header;
-pub use reader::{DEFAULT_CACHE_BYTES, SectorCheck, TableSet, WdlCounts, sector_is_complete};
+pub use reader::{
+    DEFAULT_CACHE_BYTES, SectorCheck, TableSet, WdlCounts, sector_is_complete,
+    sector_is_complete_under,
+};
 pub use writer::{WriteOptions, WriteReport, write_sector};
 
 use crate::index::{Sector, SectorIndex};
 use crate::rules::Variant;
+use crate::value::{NMoveRule, Value};
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -62,6 +66,66 @@ pub const SYMBOL_DRAW: u8 = 0;
 pub const SYMBOL_WIN: u8 = 1;
 /// WDL symbol of a loss for the side to move.
 pub const SYMBOL_LOSS: u8 = 2;
+/// WDL symbol, in tables solved under an N-move rule only, of a position decided without the
+/// rule and drawn by it at counter 0: a cursed win or a blessed loss (the distance symbol
+/// tells which).
+pub const SYMBOL_RULE_DRAW: u8 = 3;
+
+/// The WDL and distance symbols of a used slot's value in a table solved under `rule`
+/// (docs/FORMAT.md, "Symbols"). The distance symbol of a draw is "don't care" (0 here).
+#[inline]
+pub(crate) fn symbols_of(value: Value, rule: NMoveRule) -> (u8, u16) {
+    let n = rule.n();
+    let beyond = |d: u16| n > 0 && d > n;
+    match value {
+        Value::Draw => (SYMBOL_DRAW, 0),
+        Value::Win(d) if beyond(d) => (SYMBOL_RULE_DRAW, 2 * (d - n) - 1),
+        Value::Loss(d) if beyond(d) => (SYMBOL_RULE_DRAW, 2 * (d - n)),
+        Value::Win(d) => (SYMBOL_WIN, d),
+        Value::Loss(d) => (SYMBOL_LOSS, d),
+    }
+}
+
+/// The value of a used slot from its WDL symbol and (for wins, losses and
+/// [`SYMBOL_RULE_DRAW`]) its distance symbol, in a table solved under `rule` whose distance
+/// file's largest symbol is `max`; `None` if the symbols mean nothing.
+#[inline]
+pub(crate) fn value_of_symbols(wdl: u8, dist: u16, rule: NMoveRule, max: u16) -> Option<Value> {
+    let n = rule.n();
+    if wdl == SYMBOL_DRAW {
+        return Some(Value::Draw);
+    }
+    if dist > max {
+        return None;
+    }
+    let decided = |d: u16| n == 0 || (1..=n).contains(&d);
+    match wdl {
+        SYMBOL_WIN if decided(dist) => Some(Value::Win(dist)),
+        SYMBOL_LOSS if decided(dist) => Some(Value::Loss(dist)),
+        SYMBOL_RULE_DRAW if n > 0 && dist > 0 => {
+            let d = n.checked_add(dist.div_ceil(2))?;
+            (d <= crate::value::MAX_PLIES).then_some(if dist % 2 == 1 {
+                Value::Win(d)
+            } else {
+                Value::Loss(d)
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The value at counter 0 of a used slot's WDL symbol in a table solved under `rule`
+/// (`None`: a symbol that means nothing).
+#[inline]
+pub(crate) fn wdl_of_symbol(symbol: u8, rule: NMoveRule) -> Option<Wdl> {
+    match symbol {
+        SYMBOL_DRAW => Some(Wdl::Draw),
+        SYMBOL_WIN => Some(Wdl::Win),
+        SYMBOL_LOSS => Some(Wdl::Loss),
+        SYMBOL_RULE_DRAW if rule.is_active() => Some(Wdl::Draw),
+        _ => None,
+    }
+}
 
 /// The two files of a sector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -128,11 +192,11 @@ pub enum Wdl {
 
 impl Wdl {
     /// The WDL part of a value.
-    pub fn of(value: crate::value::Value) -> Wdl {
+    pub fn of(value: Value) -> Wdl {
         match value {
-            crate::value::Value::Win(_) => Wdl::Win,
-            crate::value::Value::Draw => Wdl::Draw,
-            crate::value::Value::Loss(_) => Wdl::Loss,
+            Value::Win(_) => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss(_) => Wdl::Loss,
         }
     }
 }
@@ -277,6 +341,13 @@ pub enum Corruption {
     },
     /// The distance file was not written together with the WDL file beside it.
     NotCompanion,
+    /// The table was solved under another N-move rule than the other tables in use.
+    OtherNMoveRule {
+        /// The rule's `n` in the file (0: no rule).
+        found: u16,
+        /// The rule's `n` of the tables in use.
+        expected: u16,
+    },
 }
 
 impl fmt::Display for Corruption {
@@ -319,10 +390,25 @@ impl fmt::Display for Corruption {
             Corruption::BadSymbol { slot, symbol } => {
                 write!(f, "slot {slot} holds the invalid symbol {symbol}")
             }
+            Corruption::OtherNMoveRule { found, expected } => write!(
+                f,
+                "solved under {}, the other tables under {} (tables of different rules are \
+                 never mixed)",
+                rule_name(*found),
+                rule_name(*expected)
+            ),
             Corruption::NotCompanion => {
                 f.write_str("distance file was not written together with the WDL file beside it")
             }
         }
+    }
+}
+
+/// "no N-move rule" or "the N-move rule with N = n".
+fn rule_name(n: u16) -> String {
+    match n {
+        0 => "no N-move rule".into(),
+        n => format!("the N-move rule with N = {n}"),
     }
 }
 

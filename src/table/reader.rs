@@ -5,12 +5,12 @@
 use super::cache::{BlockCache, Key};
 use super::format::{Expect, Header, block_entry, stored_file_checksum};
 use super::{
-    Corruption, FileKind, SYMBOL_DRAW, SYMBOL_LOSS, SYMBOL_WIN, TRAILER_LEN, TableError, Wdl,
-    for_each_orbit_run, is_used, table_path,
+    Corruption, FileKind, SYMBOL_DRAW, SYMBOL_LOSS, SYMBOL_RULE_DRAW, SYMBOL_WIN, TRAILER_LEN,
+    TableError, Wdl, for_each_orbit_run, is_used, table_path, value_of_symbols, wdl_of_symbol,
 };
 use crate::index::{Sector, SectorIndex};
 use crate::rules::Variant;
-use crate::value::{DECIDED, DRAW, UNUSED, Value, WIN_FLAG};
+use crate::value::{NMoveRule, UNUSED, Value};
 use memmap2::Mmap;
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -163,8 +163,11 @@ pub struct WdlCounts {
     pub wins: u64,
     /// Losses for the side to move.
     pub losses: u64,
-    /// Draws.
+    /// Draws (under an N-move rule: at counter 0, cursed wins and blessed losses included).
     pub draws: u64,
+    /// Under an N-move rule: positions decided without the rule and drawn by it at counter 0
+    /// (cursed wins and blessed losses; the WDL file alone does not tell which).
+    pub rule_draws: u64,
 }
 
 /// What [`TableSet::check_sector`] checked.
@@ -186,6 +189,9 @@ pub struct SectorCheck {
 pub struct TableSet {
     dir: PathBuf,
     variant: Variant,
+    /// The N-move rule of the tables: given, or learnt from the first file opened; every
+    /// other file must have the same.
+    rule: OnceLock<NMoveRule>,
     /// Per sector, by [`TableSet::sector_number`].
     sectors: Vec<OnceLock<Box<SectorEntry>>>,
     cache: BlockCache,
@@ -199,6 +205,7 @@ impl TableSet {
         TableSet {
             dir: dir.into(),
             variant,
+            rule: OnceLock::new(),
             sectors: (0..radix.pow(4)).map(|_| OnceLock::new()).collect(),
             cache: BlockCache::new(DEFAULT_CACHE_BYTES),
         }
@@ -208,6 +215,52 @@ impl TableSet {
     pub fn with_cache_bytes(mut self, bytes: usize) -> TableSet {
         self.cache = BlockCache::new(bytes);
         self
+    }
+
+    /// The same, accepting only tables solved under `rule` (by default the first file opened
+    /// decides, and files of any other rule are refused).
+    pub fn with_rule(self, rule: NMoveRule) -> TableSet {
+        let _ = self.rule.set(rule);
+        self
+    }
+
+    /// The N-move rule of the tables: given with [`TableSet::with_rule`], or that of the
+    /// first file opened; `None` while no file has been opened.
+    pub fn rule(&self) -> Option<NMoveRule> {
+        self.rule.get().copied()
+    }
+
+    /// The N-move rule of the tables, from the first WDL file of the directory (by sector
+    /// order); `None` in a directory without WDL files. Fails if that file is not a valid
+    /// table, or was solved under another rule than the one given or learnt before.
+    pub fn detect_rule(&self) -> Result<Option<NMoveRule>, TableError> {
+        let io = |error| TableError::Io {
+            path: self.dir.clone(),
+            error,
+        };
+        let mut sectors: Vec<Sector> = Vec::new();
+        for entry in fs::read_dir(&self.dir).map_err(io)? {
+            let path = entry.map_err(io)?.path();
+            if let Ok((sector, FileKind::Wdl)) = parse_file_name(&path)
+                && sector.fits(&self.variant)
+            {
+                sectors.push(sector);
+            }
+        }
+        match sectors.into_iter().min() {
+            None => Ok(self.rule()),
+            Some(sector) => {
+                let e = self.entry(sector)?;
+                self.file(e, FileKind::Wdl)?;
+                Ok(self.rule())
+            }
+        }
+    }
+
+    /// The rule of the tables for decoding (none until a file is open).
+    #[inline]
+    fn current_rule(&self) -> NMoveRule {
+        self.rule().unwrap_or_default()
     }
 
     /// The directory.
@@ -264,8 +317,21 @@ impl TableSet {
                 kind,
                 sector,
                 slots: e.index.slots(),
+                rule: self.rule(),
             };
-            TableFile::open(&table_path(&self.dir, sector, kind), sector, &expect)
+            let file = TableFile::open(&table_path(&self.dir, sector, kind), sector, &expect)?;
+            // The first file opened decides the rule of the set (another thread may have
+            // decided it since `expect` was made).
+            let rule = *self.rule.get_or_init(|| {
+                NMoveRule::new(file.header.n_move_rule).expect("checked with the header")
+            });
+            if file.header.n_move_rule != rule.n() {
+                return Err(file.corrupt(Corruption::OtherNMoveRule {
+                    found: file.header.n_move_rule,
+                    expected: rule.n(),
+                }));
+            }
+            Ok(file)
         };
         let [wdl_slot, dist_slot] = &e.files;
         let wdl = match wdl_slot.get() {
@@ -359,7 +425,10 @@ impl TableSet {
             return Ok(None);
         }
         let symbol = self.symbol(file, slot)?;
-        wdl_of(symbol, slot).map(Some).map_err(|p| file.corrupt(p))
+        match wdl_of_symbol(symbol as u8, self.current_rule()) {
+            Some(w) => Ok(Some(w)),
+            None => Err(file.corrupt(Corruption::BadSymbol { slot, symbol })),
+        }
     }
 
     /// Value with distance of `slot` of `sector`; `None` for an unused slot. Needs both files
@@ -372,22 +441,22 @@ impl TableSet {
         if !self.used(e, slot)? {
             return Ok(None);
         }
-        let wdl = wdl_of(self.symbol(wdl_file, slot)?, slot).map_err(|p| wdl_file.corrupt(p))?;
-        if wdl == Wdl::Draw {
-            return Ok(Some(Value::Draw));
-        }
-        let plies = self.symbol(dist, slot)?;
-        if plies > dist.header.max_plies {
-            return Err(dist.corrupt(Corruption::BadSymbol {
+        let rule = self.current_rule();
+        let symbol = self.symbol(wdl_file, slot)? as u8;
+        if wdl_of_symbol(symbol, rule).is_none() {
+            return Err(wdl_file.corrupt(Corruption::BadSymbol {
                 slot,
-                symbol: plies,
+                symbol: symbol.into(),
             }));
         }
-        Ok(Some(if wdl == Wdl::Win {
-            Value::Win(plies)
-        } else {
-            Value::Loss(plies)
-        }))
+        if symbol == SYMBOL_DRAW {
+            return Ok(Some(Value::Draw));
+        }
+        let d = self.symbol(dist, slot)?;
+        match value_of_symbols(symbol, d, rule, dist.header.max_plies) {
+            Some(v) => Ok(Some(v)),
+            None => Err(dist.corrupt(Corruption::BadSymbol { slot, symbol: d })),
+        }
     }
 
     /// Every value of `sector` in the 16-bit encoding of [`crate::value`] ([`UNUSED`] at
@@ -399,6 +468,7 @@ impl TableSet {
         let block_slots = wdl.header.block_slots as usize;
         let wide = dist.header.symbol_bits == 16;
         let max_plies = dist.header.max_plies;
+        let rule = self.current_rule();
         let mut out = vec![0u16; e.index.slots() as usize];
         // The solver reads dependencies at random: back them with huge pages.
         crate::memory::advise_huge_pages(&out);
@@ -415,19 +485,15 @@ impl TableSet {
                             UNUSED
                         } else {
                             let symbol = wdl_symbol(&wb, j);
-                            let plies = distance_symbol(&db, j, wide);
-                            match symbol {
-                                SYMBOL_DRAW => DRAW,
-                                SYMBOL_WIN | SYMBOL_LOSS if plies > max_plies => {
-                                    bad.get_or_insert((true, slot, plies));
-                                    0
-                                }
-                                SYMBOL_WIN => DECIDED | WIN_FLAG | plies,
-                                SYMBOL_LOSS => DECIDED | plies,
-                                _ => {
-                                    bad.get_or_insert((false, slot, symbol as u16));
-                                    0
-                                }
+                            let d = distance_symbol(&db, j, wide);
+                            if wdl_of_symbol(symbol, rule).is_none() {
+                                bad.get_or_insert((false, slot, symbol as u16));
+                                0
+                            } else if let Some(v) = value_of_symbols(symbol, d, rule, max_plies) {
+                                v.encode()
+                            } else {
+                                bad.get_or_insert((true, slot, d));
+                                0
                             }
                         };
                     }
@@ -448,6 +514,7 @@ impl TableSet {
         let e = self.entry(sector)?;
         let wdl = self.file(e, FileKind::Wdl)?;
         let block_slots = wdl.header.block_slots as u64;
+        let rule = self.current_rule();
         (0..wdl.header.blocks)
             .into_par_iter()
             .map(|b| {
@@ -466,6 +533,10 @@ impl TableSet {
                             SYMBOL_DRAW => c.draws += 1,
                             SYMBOL_WIN => c.wins += 1,
                             SYMBOL_LOSS => c.losses += 1,
+                            SYMBOL_RULE_DRAW if rule.is_active() => {
+                                c.draws += 1;
+                                c.rule_draws += 1;
+                            }
                             s => {
                                 bad.get_or_insert((slot, s as u16));
                             }
@@ -485,6 +556,7 @@ impl TableSet {
                     wins: a.wins + b.wins,
                     losses: a.losses + b.losses,
                     draws: a.draws + b.draws,
+                    rule_draws: a.rule_draws + b.rule_draws,
                 })
             })
     }
@@ -500,6 +572,7 @@ impl TableSet {
             kind,
             sector,
             slots: e.index.slots(),
+            rule: self.rule(),
         };
         TableFile::open(path, sector, &expect)?.check_all()
     }
@@ -531,17 +604,6 @@ impl TableSet {
     }
 }
 
-/// The WDL of a used slot's symbol.
-#[inline]
-fn wdl_of(symbol: u16, slot: u64) -> Result<Wdl, Corruption> {
-    match symbol as u8 {
-        SYMBOL_DRAW => Ok(Wdl::Draw),
-        SYMBOL_WIN => Ok(Wdl::Win),
-        SYMBOL_LOSS => Ok(Wdl::Loss),
-        _ => Err(Corruption::BadSymbol { slot, symbol }),
-    }
-}
-
 /// Sector and kind of a table file name `<w>-<b>-<wf>-<bf>.mbw|mbd`.
 fn parse_file_name(path: &Path) -> Result<(Sector, FileKind), TableError> {
     let bad = || {
@@ -562,7 +624,18 @@ fn parse_file_name(path: &Path) -> Result<(Sector, FileKind), TableError> {
 /// Are both files of `sector` in `dir` present and valid: headers, block tables, whole-file
 /// checksums, and the distance file written together with the WDL file? This is what a
 /// finished sector means to the generator. Reads both files afresh (no maps are kept).
+/// Tables solved under an N-move rule are not complete here: see [`sector_is_complete_under`].
 pub fn sector_is_complete(dir: &Path, variant: &Variant, sector: Sector) -> bool {
+    sector_is_complete_under(dir, variant, NMoveRule::NONE, sector)
+}
+
+/// [`sector_is_complete`] for tables solved under `rule`.
+pub fn sector_is_complete_under(
+    dir: &Path,
+    variant: &Variant,
+    rule: NMoveRule,
+    sector: Sector,
+) -> bool {
     if !sector.fits(variant) {
         return false;
     }
@@ -574,6 +647,7 @@ pub fn sector_is_complete(dir: &Path, variant: &Variant, sector: Sector) -> bool
             kind,
             sector,
             slots,
+            rule: Some(rule),
         };
         let header = Header::parse(&bytes, &expect).ok()?;
         let sum = stored_file_checksum(&bytes);

@@ -4,12 +4,12 @@
 use super::format::{BlockEntry, Header};
 use super::{
     BLOCK_ENTRY_LEN, COMPRESSION_ZSTD, DEFAULT_BLOCK_SLOTS, DEFAULT_LEVEL, FileKind, HEADER_LEN,
-    INDEX_SCHEME, SYMBOL_DRAW, SYMBOL_LOSS, SYMBOL_WIN, TRAILER_LEN, TableError, distance_path,
-    for_each_orbit_run, wdl_path,
+    INDEX_SCHEME, SYMBOL_DRAW, TRAILER_LEN, TableError, distance_path, for_each_orbit_run,
+    symbols_of, wdl_path,
 };
 use crate::index::{Sector, SectorIndex};
 use crate::rules::Variant;
-use crate::value::{DRAW, MAX_PLIES, UNUSED, Value, WIN_FLAG};
+use crate::value::{DRAW, MAX_PLIES, NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
 use std::fs;
 use std::io::Write;
@@ -26,6 +26,9 @@ pub struct WriteOptions {
     /// Slots per block, a positive multiple of 4 (65,536 by default). Smaller blocks make
     /// a cold probe cheaper and compress worse.
     pub block_slots: u32,
+    /// The N-move rule the values were solved under (none by default); recorded in both
+    /// headers, and it decides how values map to symbols.
+    pub rule: NMoveRule,
 }
 
 impl Default for WriteOptions {
@@ -33,6 +36,7 @@ impl Default for WriteOptions {
         WriteOptions {
             level: DEFAULT_LEVEL,
             block_slots: DEFAULT_BLOCK_SLOTS,
+            rule: NMoveRule::NONE,
         }
     }
 }
@@ -44,7 +48,8 @@ pub struct WriteReport {
     pub sector: Sector,
     /// Used slots (positions up to symmetry).
     pub positions: u64,
-    /// Largest distance of a win or loss (0 if none).
+    /// Largest distance symbol (0 if none): without the N-move rule the largest distance of
+    /// a win or loss.
     pub max_plies: u16,
     /// Path of the WDL file.
     pub wdl_path: PathBuf,
@@ -110,7 +115,7 @@ pub fn write_sector(
             index.slots()
         ));
     }
-    let (positions, max_plies) = check_values(&index, values)?;
+    let (positions, max_plies) = check_values(&index, values, options.rule)?;
     let blocks = index.slots().div_ceil(options.block_slots as u64);
     let blocks = u32::try_from(blocks)
         .map_err(|_| TableError::InvalidInput(format!("{blocks} blocks: use larger blocks")))?;
@@ -128,6 +133,7 @@ pub fn write_sector(
         block_slots: options.block_slots,
         blocks,
         max_plies,
+        n_move_rule: options.rule.n(),
         table_offset: HEADER_LEN as u64,
         companion: 0,
         table_checksum: 0,
@@ -158,8 +164,12 @@ pub fn write_sector(
 }
 
 /// Check that unused codes stand exactly at unused slots and every other code is a value;
-/// returns the number of positions and the largest distance.
-fn check_values(index: &SectorIndex, values: &[u16]) -> Result<(u64, u16), TableError> {
+/// returns the number of positions and the largest distance symbol under `rule`.
+fn check_values(
+    index: &SectorIndex,
+    values: &[u16],
+    rule: NMoveRule,
+) -> Result<(u64, u16), TableError> {
     const CHUNK: usize = 1 << 16;
     values
         .par_chunks(CHUNK)
@@ -175,9 +185,10 @@ fn check_values(index: &SectorIndex, values: &[u16]) -> Result<(u64, u16), Table
                         (false, _) => code == UNUSED,
                         (true, None) => false,
                         (true, Some(v)) => {
-                            let plies = v.plies().unwrap_or(0);
-                            max_plies = max_plies.max(plies);
-                            plies <= MAX_PLIES
+                            let symbol = symbols_of(v, rule).1;
+                            max_plies = max_plies.max(symbol);
+                            v.plies().unwrap_or(0) <= MAX_PLIES
+                                && (!rule.is_active() || v.plies() != Some(0))
                         }
                     };
                     positions += used as u64;
@@ -223,8 +234,8 @@ fn compress_blocks(
                         bytes,
                     })
                 };
-                let wdl = compress(&wdl_symbols(block))?;
-                let dist = compress(&distance_symbols(block, wide))?;
+                let wdl = compress(&wdl_symbols(block, options.rule))?;
+                let dist = compress(&distance_symbols(block, options.rule, wide))?;
                 Ok((wdl, dist))
             },
         )
@@ -238,15 +249,13 @@ fn compress_error(e: impl std::fmt::Display) -> TableError {
 
 /// 2-bit WDL symbols packed four to a byte (slot `i` in bits `2 * (i % 4)`); unused slots
 /// repeat the previous slot's symbol (0 at the start of the block).
-fn wdl_symbols(block: &[u16]) -> Vec<u8> {
+fn wdl_symbols(block: &[u16], rule: NMoveRule) -> Vec<u8> {
     let mut out = vec![0u8; block.len().div_ceil(4)];
     let mut prev = SYMBOL_DRAW;
     for (i, &code) in block.iter().enumerate() {
-        let symbol = match code {
-            UNUSED => prev,
-            DRAW => SYMBOL_DRAW,
-            c if c & WIN_FLAG != 0 => SYMBOL_WIN,
-            _ => SYMBOL_LOSS,
+        let symbol = match Value::decode(code) {
+            None => prev,
+            Some(v) => symbols_of(v, rule).0,
         };
         out[i / 4] |= symbol << (2 * (i % 4));
         prev = symbol;
@@ -254,14 +263,15 @@ fn wdl_symbols(block: &[u16]) -> Vec<u8> {
     out
 }
 
-/// Distances of wins and losses, one byte each or two (little-endian) when `wide`; draws and
-/// unused slots repeat the previous slot's symbol (0 at the start of the block).
-fn distance_symbols(block: &[u16], wide: bool) -> Vec<u8> {
+/// Distance symbols of wins, losses and (under an N-move rule) cursed wins and blessed
+/// losses, one byte each or two (little-endian) when `wide`; draws and unused slots repeat
+/// the previous slot's symbol (0 at the start of the block).
+fn distance_symbols(block: &[u16], rule: NMoveRule, wide: bool) -> Vec<u8> {
     let mut out = Vec::with_capacity(block.len() * (1 + wide as usize));
     let mut prev = 0u16;
     for &code in block {
         if code != UNUSED && code != DRAW {
-            prev = code & !(crate::value::DECIDED | WIN_FLAG);
+            prev = Value::decode(code).map_or(prev, |v| symbols_of(v, rule).1);
         }
         if wide {
             out.extend_from_slice(&prev.to_le_bytes());

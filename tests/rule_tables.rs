@@ -1,0 +1,107 @@
+//! Tables under the N-move rule: consistency with the tables without it, verification,
+//! and the file round trip.
+
+use millbase::generate::moving_sectors_up_to;
+use millbase::index::Sector;
+use millbase::rules::Variant;
+use millbase::solve::{SolvedValues, component, dependencies, solve_component_under};
+use millbase::table::{TableSet, WriteOptions, write_sector};
+use millbase::value::{NMoveRule, Value};
+use millbase::verify::{ValueLookup, verify_sector_under};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Solve `targets` and their dependencies under `rule`.
+fn solve_all(v: &Variant, targets: &[Sector], rule: NMoveRule) -> SolvedValues {
+    let mut solved = SolvedValues::new();
+    for first in millbase::generate::solving_order(v, targets) {
+        for d in dependencies(v, first) {
+            assert!(solved.contains_key(&d), "{d} before {first}");
+        }
+        for out in solve_component_under(v, first, &solved, rule, &|_| {}).unwrap() {
+            solved.insert(out.sector, Arc::new(out.values));
+        }
+        assert!(component(v, first).iter().all(|s| solved.contains_key(s)));
+    }
+    solved
+}
+
+struct Lookup<'a>(&'a SolvedValues);
+
+impl ValueLookup for Lookup<'_> {
+    fn values(&self, sector: Sector) -> Option<&[u16]> {
+        self.0.get(&sector).map(|v| v.as_slice())
+    }
+}
+
+fn wdl(code: u16) -> Option<i8> {
+    Value::decode(code).map(|v| match v {
+        Value::Win(_) => 1,
+        Value::Draw => 0,
+        Value::Loss(_) => -1,
+    })
+}
+
+#[test]
+fn with_a_long_rule_the_results_are_those_without_it() {
+    let v = Variant::standard();
+    let targets = moving_sectors_up_to(&v, 10);
+    let free = solve_all(&v, &targets, NMoveRule::NONE);
+    let rule = NMoveRule::new(1000).unwrap();
+    let ruled = solve_all(&v, &targets, rule);
+    for (s, values) in &free {
+        let r = &ruled[s];
+        assert_eq!(values.len(), r.len());
+        let mut longest = 0;
+        for (slot, (&a, &b)) in values.iter().zip(r.iter()).enumerate() {
+            assert_eq!(wdl(a), wdl(b), "sector {s} slot {slot}");
+            if let Some(Value::Win(d) | Value::Loss(d)) = Value::decode(b) {
+                assert!(d >= 1, "sector {s} slot {slot}: DTR 0");
+                longest = longest.max(d);
+            }
+        }
+        assert!(longest <= rule.n(), "sector {s}: no win may be cursed");
+    }
+}
+
+#[test]
+fn tables_under_the_rule_verify_and_round_trip() {
+    let v = Variant::standard();
+    let targets = [Sector::moving(3, 5), Sector::moving(4, 4)];
+    for n in [4, 20, 100] {
+        let rule = NMoveRule::new(n).unwrap();
+        let solved = solve_all(&v, &targets, rule);
+        let dir = tempfile::tempdir().unwrap();
+        let options = WriteOptions {
+            rule,
+            ..WriteOptions::default()
+        };
+        let mut cursed = HashMap::new();
+        for (&s, values) in &solved {
+            let (checked, bad, report) =
+                verify_sector_under(&v, s, &Lookup(&solved), rule, 5, &|_| {});
+            assert_eq!(bad, 0, "N = {n}, sector {s}: {report:?}");
+            assert!(checked > 0);
+            write_sector(dir.path(), &v, s, values, &options).unwrap();
+            let beyond = values
+                .iter()
+                .filter_map(|&c| Value::decode(c))
+                .filter(|v| v.plies().is_some_and(|d| d > n))
+                .count();
+            cursed.insert(s, beyond);
+        }
+        let set = TableSet::new(dir.path(), v);
+        for (&s, values) in &solved {
+            assert_eq!(
+                &set.read_values(s).unwrap(),
+                values.as_ref(),
+                "N = {n}, {s}"
+            );
+        }
+        assert_eq!(set.rule(), Some(rule));
+        // With N = 4 some wins need more removal-free plies than the rule allows.
+        if n == 4 {
+            assert!(cursed.values().sum::<usize>() > 0);
+        }
+    }
+}
