@@ -202,7 +202,7 @@ pub fn generate_under(
                 ..WriteOptions::default()
             };
             write_sector(dir, v, s.sector, &s.values, &options)?;
-            stats.push((s.sector, SectorStats::of(&s.values)));
+            stats.push((s.sector, SectorStats::of_under(&s.values, rule)));
         }
         let report = ComponentReport {
             sectors,

@@ -3,11 +3,12 @@
 use super::{CliError, VariantArg, emit};
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressState, ProgressStyle};
-use millbase::generate::{ComponentReport, GenerateObserver, generate, moving_sectors_up_to};
+use millbase::generate::{ComponentReport, GenerateObserver, generate_under, moving_sectors_up_to};
 use millbase::index::Sector;
 use millbase::rules::Variant;
 use millbase::solve::SectorStats;
 use millbase::table::{TableSet, WDL_EXTENSION, distance_path, wdl_path};
+use millbase::value::NMoveRule;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -26,6 +27,12 @@ pub struct GenerateArgs {
     /// Solve every sector a game from the start position can reach (the whole game).
     #[arg(long, conflicts_with = "sectors")]
     all: bool,
+    /// Solve under the N-move rule with this N: a game is drawn when a turn starts after N
+    /// plies without a removal or placement. Tables store the value at counter 0 and the
+    /// DTR (docs/NMOVE.md). 0: no rule (values and distances to the end of the game). A
+    /// directory holds tables of one rule only.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    n_move_rule: u16,
     /// Sectors to solve, as w-b (moving phase) or w-b-wf-bf, counted from the side to move;
     /// everything they depend on is solved too. Default: every moving-phase sector with
     /// w + b <= 10.
@@ -147,6 +154,13 @@ fn report_line(r: &ComponentReport) -> String {
 pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     let v = args.variant.get()?;
     let dir = table_dir(&args.dir, &v);
+    let rule = NMoveRule::new(args.n_move_rule).ok_or_else(|| {
+        CliError::usage(format!(
+            "--n-move-rule {}: at most {}",
+            args.n_move_rule,
+            NMoveRule::MAX_N
+        ))
+    })?;
     let targets = if args.all {
         millbase::plan::reachable_sectors(&v)
     } else if args.sectors.is_empty() {
@@ -168,7 +182,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         current: Mutex::new(None),
     };
     let start = std::time::Instant::now();
-    let reports = generate(&v, &dir, &targets, &bars)
+    let reports = generate_under(&v, &dir, &targets, rule, &bars)
         .map_err(|e| CliError::failure(format!("generation stopped: {e}")))?;
     bars.overall.finish_and_clear();
     let solved: Vec<&ComponentReport> = reports.iter().filter(|r| r.solved).collect();
@@ -176,7 +190,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     let peak = solved.iter().filter_map(|r| r.peak_memory).max();
     let secs = start.elapsed().as_secs_f64();
     let mut line = format!(
-        "done: {} sectors solved ({positions} positions) in {secs:.1} s, {} already present, in {}",
+        "done: {} sectors solved ({positions} positions) in {secs:.1} s, {} already present, in {} ({rule})",
         solved.iter().map(|r| r.sectors.len()).sum::<usize>(),
         reports
             .iter()
@@ -219,18 +233,24 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
     let dir = table_dir(&args.dir, &v);
     let sectors = sectors_in_dir(&dir)?;
     let tables = TableSet::new(&dir, v).with_cache_bytes(0);
+    let rule = tables
+        .detect_rule()
+        .map_err(|e| CliError::usage(e.to_string()))?
+        .unwrap_or_default();
     let mut rows = Vec::new();
     for s in sectors {
         let err = |e: millbase::table::TableError| CliError::usage(e.to_string());
         // With the distance file: every value; without (a WDL-only directory): the counts.
         let (stats, distances) = if distance_path(&dir, s).exists() {
-            (SectorStats::of(&tables.read_values(s).map_err(err)?), true)
+            let values = tables.read_values(s).map_err(err)?;
+            (SectorStats::of_under(&values, rule), true)
         } else {
             let c = tables.wdl_counts(s).map_err(err)?;
             let stats = SectorStats {
                 positions: c.positions,
                 wins: c.wins,
                 losses: c.losses,
+                // Without the DTR files cursed wins and blessed losses are not told apart.
                 draws: c.draws,
                 ..SectorStats::default()
             };
@@ -257,7 +277,12 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
                     "draws": st.draws,
                     "wdl_bits_per_position": wdl_bits,
                     "distance_bits_per_position": distance_bits,
+                    "n_move_rule": rule.n(),
                 });
+                if rule.is_active() && *distances {
+                    row["cursed_wins"] = serde_json::json!(st.cursed_wins);
+                    row["blessed_losses"] = serde_json::json!(st.blessed_losses);
+                }
                 if *distances {
                     row["max_win"] = serde_json::json!((st.wins > 0).then_some(st.max_win));
                     row["max_loss"] = serde_json::json!(st.max_loss);
@@ -267,17 +292,27 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
             .collect();
         format!("{}\n", serde_json::Value::Array(arr))
     } else {
-        let mut t = format!(
-            "{:<12} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8} {:>9} {:>9}\n",
-            "sector",
-            "positions",
-            "wins",
-            "losses",
-            "draws",
+        // Under an N-move rule: cursed wins and blessed losses, and DTR instead of plies.
+        let ruled = rule.is_active();
+        let mut t = String::new();
+        if ruled {
+            let _ = writeln!(t, "{rule}: values at counter 0, distances are DTR");
+        }
+        let _ = write!(
+            t,
+            "{:<12} {:>14} {:>14} {:>14} {:>14}",
+            "sector", "positions", "wins", "losses", "draws"
+        );
+        if ruled {
+            let _ = write!(t, " {:>12} {:>12}", "cursed wins", "blessed loss");
+        }
+        let _ = writeln!(
+            t,
+            " {:>8} {:>8} {:>9} {:>9}",
             "max win",
             "max loss",
             "WDL b/p",
-            "dist b/p"
+            if ruled { "DTR b/p" } else { "dist b/p" }
         );
         for (s, st, distances, (wdl_bits, distance_bits)) in &rows {
             let b = |x: &Option<f64>| x.map_or("-".to_string(), |b| format!("{b:.3}"));
@@ -286,14 +321,33 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
                 (false, _) => "?".to_string(),
                 (true, x) => x.map_or("-".to_string(), |n| n.to_string()),
             };
-            let _ = writeln!(
+            let _ = write!(
                 t,
-                "{:<12} {:>14} {:>14} {:>14} {:>14} {:>8} {:>8} {:>9} {:>9}",
+                "{:<12} {:>14} {:>14} {:>14} {:>14}",
                 s.to_string(),
                 st.positions,
                 st.wins,
                 st.losses,
-                st.draws,
+                st.draws
+            );
+            if ruled {
+                let count = |n: u64| {
+                    if *distances {
+                        n.to_string()
+                    } else {
+                        "?".into()
+                    }
+                };
+                let _ = write!(
+                    t,
+                    " {:>12} {:>12}",
+                    count(st.cursed_wins),
+                    count(st.blessed_losses)
+                );
+            }
+            let _ = writeln!(
+                t,
+                " {:>8} {:>8} {:>9} {:>9}",
                 dash((st.wins > 0).then_some(st.max_win)),
                 dash(st.max_loss),
                 b(wdl_bits),

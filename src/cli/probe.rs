@@ -6,13 +6,14 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use millbase::index::Sector;
 use millbase::notation::format_move;
+use millbase::notation::parse_position_info;
 use millbase::plan::successor_sectors;
 use millbase::position::Position;
 use millbase::probe::{ProbeError, Tablebase};
 use millbase::rules::Variant;
 use millbase::table::{FileKind, TableError, TableSet, Wdl};
-use millbase::value::Value;
-use millbase::verify::{Mismatch, ValueLookup, verify_sector};
+use millbase::value::{NMoveRule, RuleValue};
+use millbase::verify::{Mismatch, ValueLookup, verify_sector_under};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -25,12 +26,36 @@ pub struct ProbeArgs {
     /// Directory of the tables [default: data/<variant>].
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
-    /// Print JSON: {"value", "plies", "moves": [{"move", "value", "plies"}, ...]}.
+    /// Print JSON: {"value", "plies", "dtr", "rule": {"n", "counter"}, "moves": [{"move",
+    /// "value", "plies", "dtr"}, ...]}.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    counter: CounterArg,
     /// The position: a Sanmill position string (quoted, or as separate words) or `start`.
     #[arg(value_name = "POSITION", required = true, num_args = 1.., allow_negative_numbers = true)]
     position: Vec<String>,
+}
+
+/// The `--counter` option.
+#[derive(Debug, Args)]
+pub struct CounterArg {
+    /// The N-move counter (plies since the last removal or placement) [default: the
+    /// position string's counter field, 0 for `start`].
+    #[arg(long, value_name = "C")]
+    counter: Option<u32>,
+}
+
+/// Read the position argument and its N-move counter (`--counter` overrides the string's).
+fn position_and_counter(
+    v: &Variant,
+    words: &[String],
+    counter: &CounterArg,
+) -> Result<(Position, u32), CliError> {
+    let text = words.join(" ");
+    let pos = position_arg(v, &text)?;
+    let from_text = parse_position_info(v, &text).map_or(0, |(_, info)| info.counter);
+    Ok((pos, counter.counter.unwrap_or(from_text)))
 }
 
 /// Arguments of `millbase pv`.
@@ -44,9 +69,11 @@ pub struct PvArgs {
     /// Longest line to print (a drawn game never ends).
     #[arg(long, default_value_t = 100)]
     max_plies: usize,
-    /// Print JSON: {"value", "plies", "line": ["move", ...]}.
+    /// Print JSON: {"value", "plies", "dtr", "rule": {"n", "counter"}, "line": ["move", ...]}.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    counter: CounterArg,
     /// The position: a Sanmill position string (quoted, or as separate words) or `start`.
     #[arg(value_name = "POSITION", required = true, num_args = 1.., allow_negative_numbers = true)]
     position: Vec<String>,
@@ -77,19 +104,47 @@ fn probe_error(e: ProbeError) -> CliError {
     }
 }
 
-fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
-    (
-        serde_json::Value::from(v.kind()),
-        v.plies()
-            .map_or(serde_json::Value::Null, serde_json::Value::from),
-    )
+/// The JSON fields of a value: "value", and the distance as "plies" (to the end of the
+/// game, tables without the N-move rule) or "dtr" (tables under the rule).
+fn value_fields(v: RuleValue, rule: NMoveRule) -> serde_json::Map<String, serde_json::Value> {
+    let d = v
+        .distance()
+        .map_or(serde_json::Value::Null, serde_json::Value::from);
+    let (plies, dtr) = if rule.is_active() {
+        (serde_json::Value::Null, d)
+    } else {
+        (d, serde_json::Value::Null)
+    };
+    let mut m = serde_json::Map::new();
+    m.insert("value".into(), v.kind().into());
+    m.insert("plies".into(), plies);
+    m.insert("dtr".into(), dtr);
+    m
 }
 
-fn value_text(v: Value) -> String {
+fn rule_json(rule: NMoveRule, counter: u32) -> serde_json::Value {
+    serde_json::json!({"n": rule.n(), "counter": counter})
+}
+
+fn value_text(v: RuleValue, rule: NMoveRule) -> String {
+    let unit = if rule.is_active() { "DTR" } else { "plies" };
     match v {
-        Value::Win(n) => format!("win in {n} plies"),
-        Value::Loss(n) => format!("loss in {n} plies"),
-        Value::Draw => "draw".into(),
+        RuleValue::Win(n) if rule.is_active() => format!("win, DTR {n}"),
+        RuleValue::Loss(n) if rule.is_active() => format!("loss, DTR {n}"),
+        RuleValue::Win(n) => format!("win in {n} {unit}"),
+        RuleValue::Loss(n) => format!("loss in {n} {unit}"),
+        RuleValue::CursedWin => "cursed win, drawn by the rule".into(),
+        RuleValue::BlessedLoss => "blessed loss, drawn by the rule".into(),
+        RuleValue::Draw => "draw".into(),
+    }
+}
+
+/// The first line of `probe` and `pv`: the value, and under a rule the rule and counter.
+fn headline(v: RuleValue, rule: NMoveRule, counter: u32) -> String {
+    if rule.is_active() {
+        format!("{} ({rule}, counter {counter})", value_text(v, rule))
+    } else {
+        value_text(v, rule)
     }
 }
 
@@ -116,7 +171,16 @@ fn probe_wdl(
     v: &Variant,
     tb: &Tablebase,
     pos: &Position,
+    counter: u32,
 ) -> Result<(), CliError> {
+    let rule = tb.rule();
+    if rule.is_active() && counter > 0 {
+        return Err(CliError::usage(format!(
+            "the value at counter {counter} under the {rule} needs the DTR files (.mbd) of {}, \
+             which holds WDL files only (they give values at counter 0)",
+            tb.tables().dir().display()
+        )));
+    }
     let wdl = tb.wdl(pos).map_err(probe_error)?;
     let moves = tb.move_wdls(pos).map_err(probe_error)?;
     let name = |w: Wdl| match w {
@@ -127,11 +191,15 @@ fn probe_wdl(
     let text = if args.json {
         let moves: Vec<serde_json::Value> = moves
             .iter()
-            .map(|m| serde_json::json!({"move": format_move(v, m.mv), "value": name(m.wdl), "plies": null}))
+            .map(|m| {
+                serde_json::json!({"move": format_move(v, m.mv), "value": name(m.wdl),
+                    "plies": null, "dtr": null})
+            })
             .collect();
         format!(
             "{}\n",
-            serde_json::json!({"value": name(wdl), "plies": null, "moves": moves})
+            serde_json::json!({"value": name(wdl), "plies": null, "dtr": null,
+                "rule": rule_json(rule, counter), "moves": moves})
         )
     } else {
         let mut t = format!("{} (no distance tables)\n", name(wdl));
@@ -146,29 +214,38 @@ fn probe_wdl(
 /// `millbase probe`.
 pub fn run_probe(args: &ProbeArgs) -> Result<(), CliError> {
     let (v, tb) = open(&args.variant, &args.dir)?;
-    let pos = position_arg(&v, &args.position.join(" "))?;
-    let value = match tb.value(&pos) {
-        Err(e) if distances_missing(&e) => return probe_wdl(args, &v, &tb, &pos),
+    let (pos, counter) = position_and_counter(&v, &args.position, &args.counter)?;
+    let value = match tb.value_at(&pos, counter) {
+        Err(e) if distances_missing(&e) => {
+            return probe_wdl(args, &v, &tb, &pos, counter);
+        }
         other => other.map_err(probe_error)?,
     };
-    let moves = tb.move_values(&pos).map_err(probe_error)?;
+    let rule = tb.rule();
+    let moves = tb.move_values_at(&pos, counter).map_err(probe_error)?;
     let text = if args.json {
-        let (kind, plies) = value_json(value);
         let moves: Vec<serde_json::Value> = moves
             .iter()
             .map(|m| {
-                let (kind, plies) = value_json(m.value);
-                serde_json::json!({"move": format_move(&v, m.mv), "value": kind, "plies": plies})
+                let mut o = serde_json::Map::new();
+                o.insert("move".into(), format_move(&v, m.mv).into());
+                o.extend(value_fields(m.value, rule));
+                serde_json::Value::Object(o)
             })
             .collect();
-        format!(
-            "{}\n",
-            serde_json::json!({"value": kind, "plies": plies, "moves": moves})
-        )
+        let mut o = value_fields(value, rule);
+        o.insert("rule".into(), rule_json(rule, counter));
+        o.insert("moves".into(), moves.into());
+        format!("{}\n", serde_json::Value::Object(o))
     } else {
-        let mut t = format!("{}\n", value_text(value));
+        let mut t = format!("{}\n", headline(value, rule, counter));
         for m in &moves {
-            let _ = writeln!(t, "{:<12} {}", format_move(&v, m.mv), value_text(m.value));
+            let _ = writeln!(
+                t,
+                "{:<12} {}",
+                format_move(&v, m.mv),
+                value_text(m.value, rule)
+            );
         }
         t
     };
@@ -178,20 +255,20 @@ pub fn run_probe(args: &ProbeArgs) -> Result<(), CliError> {
 /// `millbase pv`.
 pub fn run_pv(args: &PvArgs) -> Result<(), CliError> {
     let (v, tb) = open(&args.variant, &args.dir)?;
-    let pos = position_arg(&v, &args.position.join(" "))?;
-    let value = tb.value(&pos).map_err(probe_error)?;
+    let (pos, counter) = position_and_counter(&v, &args.position, &args.counter)?;
+    let value = tb.value_at(&pos, counter).map_err(probe_error)?;
+    let rule = tb.rule();
     let line = tb
-        .principal_variation(&pos, args.max_plies)
+        .principal_variation_at(&pos, counter, args.max_plies)
         .map_err(probe_error)?;
     let moves: Vec<String> = line.iter().map(|m| format_move(&v, m.mv)).collect();
     let text = if args.json {
-        let (kind, plies) = value_json(value);
-        format!(
-            "{}\n",
-            serde_json::json!({"value": kind, "plies": plies, "line": moves})
-        )
+        let mut o = value_fields(value, rule);
+        o.insert("rule".into(), rule_json(rule, counter));
+        o.insert("line".into(), moves.into());
+        format!("{}\n", serde_json::Value::Object(o))
     } else {
-        format!("{}\n{}\n", value_text(value), moves.join(" "))
+        format!("{}\n{}\n", headline(value, rule, counter), moves.join(" "))
     };
     emit(&text)
 }
@@ -228,6 +305,9 @@ pub fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
         )));
     }
     let tables = TableSet::new(&dir, v).with_cache_bytes(0);
+    // The tables' N-move rule (every file must have the same; a file of another rule is
+    // reported as damaged when it is checked).
+    let rule = tables.detect_rule().ok().flatten().unwrap_or_default();
     let work: u64 = sectors
         .iter()
         .filter_map(|&s| tables.index(s).ok().map(|i| i.slots()))
@@ -279,7 +359,7 @@ pub fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
         }
         let lookup = Loaded(std::mem::take(&mut cache));
         let advance = |n| bar.inc(n);
-        let (checked, wrong, report) = verify_sector(&v, s, &lookup, 5, &advance);
+        let (checked, wrong, report) = verify_sector_under(&v, s, &lookup, rule, 5, &advance);
         cache = lookup.0;
         checked_total += checked;
         if wrong > 0 {

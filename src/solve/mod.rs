@@ -20,7 +20,7 @@ mod exit_only;
 
 use crate::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::rules::{Bits, FullBoard, MIN_STONES, Variant, points as bits};
-use crate::value::{DECIDED, MAX_PLIES, NMoveRule, UNUSED, Value, WIN_FLAG};
+use crate::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -37,34 +37,47 @@ const CANNOT_LOSE: u16 = 0x4000;
 pub struct SectorStats {
     /// Positions up to symmetry (used slots).
     pub positions: u64,
-    /// Wins for the side to move.
+    /// Wins for the side to move (under an N-move rule: at counter 0).
     pub wins: u64,
-    /// Losses for the side to move.
+    /// Losses for the side to move (under an N-move rule: at counter 0).
     pub losses: u64,
-    /// Draws.
+    /// Draws (decided neither with nor without the N-move rule).
     pub draws: u64,
-    /// Longest win in plies (0 if none).
+    /// Under an N-move rule: wins without the rule that it draws.
+    pub cursed_wins: u64,
+    /// Under an N-move rule: losses without the rule that it draws.
+    pub blessed_losses: u64,
+    /// Longest win in plies, or DTR under an N-move rule (0 if none).
     pub max_win: u16,
-    /// Longest loss in plies (`None` if no loss).
+    /// Longest loss in plies, or DTR under an N-move rule (`None` if no loss).
     pub max_loss: Option<u16>,
 }
 
 impl SectorStats {
-    /// Count the values of a sector.
+    /// Count the values of a sector solved without the N-move rule.
     pub fn of(values: &[u16]) -> SectorStats {
+        SectorStats::of_under(values, NMoveRule::NONE)
+    }
+
+    /// Count the values of a sector solved under `rule`.
+    pub fn of_under(values: &[u16], rule: NMoveRule) -> SectorStats {
         values
             .par_chunks(1 << 16)
             .map(|chunk| {
                 let mut s = SectorStats::default();
                 for &c in chunk {
-                    match Value::decode(c) {
-                        None => continue,
-                        Some(Value::Draw) => s.draws += 1,
-                        Some(Value::Win(n)) => {
+                    let Some(v) = Value::decode(c) else {
+                        continue;
+                    };
+                    match rule.at_counter(v, 0) {
+                        RuleValue::Draw => s.draws += 1,
+                        RuleValue::CursedWin => s.cursed_wins += 1,
+                        RuleValue::BlessedLoss => s.blessed_losses += 1,
+                        RuleValue::Win(n) => {
                             s.wins += 1;
                             s.max_win = s.max_win.max(n);
                         }
-                        Some(Value::Loss(n)) => {
+                        RuleValue::Loss(n) => {
                             s.losses += 1;
                             s.max_loss = Some(s.max_loss.map_or(n, |m| m.max(n)));
                         }
@@ -73,17 +86,24 @@ impl SectorStats {
                 }
                 s
             })
-            .reduce(SectorStats::default, |a, b| SectorStats {
-                positions: a.positions + b.positions,
-                wins: a.wins + b.wins,
-                losses: a.losses + b.losses,
-                draws: a.draws + b.draws,
-                max_win: a.max_win.max(b.max_win),
-                max_loss: match (a.max_loss, b.max_loss) {
-                    (Some(x), Some(y)) => Some(x.max(y)),
-                    (x, y) => x.or(y),
-                },
-            })
+            .reduce(SectorStats::default, SectorStats::combined)
+    }
+
+    /// The counts of two sets of positions together.
+    pub fn combined(self, b: SectorStats) -> SectorStats {
+        SectorStats {
+            positions: self.positions + b.positions,
+            wins: self.wins + b.wins,
+            losses: self.losses + b.losses,
+            draws: self.draws + b.draws,
+            cursed_wins: self.cursed_wins + b.cursed_wins,
+            blessed_losses: self.blessed_losses + b.blessed_losses,
+            max_win: self.max_win.max(b.max_win),
+            max_loss: match (self.max_loss, b.max_loss) {
+                (Some(x), Some(y)) => Some(x.max(y)),
+                (x, y) => x.or(y),
+            },
+        }
     }
 }
 
