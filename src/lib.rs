@@ -8,6 +8,7 @@ pub mod notation;
 pub mod plan;
 pub mod position;
 pub mod probe;
+pub mod reach;
 pub mod rules;
 pub mod solve;
 pub mod table;
