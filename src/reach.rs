@@ -60,24 +60,78 @@ pub fn mill_packing(board: &Board, stones: Bits) -> u32 {
     best
 }
 
+/// The criterion for the positions of one sector, with what is constant over the sector
+/// computed once: the stones each side has lost, and whether stones have only been placed.
+#[derive(Clone, Copy, Debug)]
+pub struct ReachFilter {
+    board: &'static Board,
+    /// Every ply so far was a placement.
+    placing_only: bool,
+    /// Stones the opponent has lost: bounds the side to move's closings.
+    lost_by_them: u32,
+    /// Stones the side to move has lost: bounds the opponent's closings.
+    lost_by_us: u32,
+}
+
+impl ReachFilter {
+    /// The filter of sector `s`, or `None` when no position of it can be unreachable by the
+    /// criterion (then nothing needs checking).
+    pub fn new(v: &Variant, s: Sector) -> Option<ReachFilter> {
+        let lost =
+            |on_board: u8, in_hand: u8| u32::from(v.stones.saturating_sub(on_board + in_hand));
+        let f = ReachFilter {
+            board: v.board(),
+            placing_only: !v.move_while_placing && s.wf > 0 && s.bf > 0,
+            lost_by_them: lost(s.b, s.bf),
+            lost_by_us: lost(s.w, s.wf),
+        };
+        (f.may_flag(s.w, f.lost_by_them) || f.may_flag(s.b, f.lost_by_us)).then_some(f)
+    }
+
+    /// Can a side with `stones` on the board have more closings than `lost_by_other`?
+    fn may_flag(&self, stones: u8, lost_by_other: u32) -> bool {
+        if self.placing_only {
+            u32::from(stones) >= 3 * (lost_by_other + 1)
+        } else {
+            lost_by_other == 0 && stones >= 3
+        }
+    }
+
+    /// Do the stones `stones` of a side hold more closed mills than the `lost_by_other`
+    /// stones its opponent has lost can explain?
+    #[inline]
+    fn impossible(&self, stones: Bits, lost_by_other: u32) -> bool {
+        if self.placing_only {
+            stones.count_ones() >= 3 * (lost_by_other + 1)
+                && mill_packing(self.board, stones) > lost_by_other
+        } else {
+            lost_by_other == 0 && self.board.mill_stones(stones) != 0
+        }
+    }
+
+    /// Are the side to move's stones alone enough to make the position unreachable?
+    #[inline]
+    pub fn us_impossible(&self, us: Bits) -> bool {
+        self.impossible(us, self.lost_by_them)
+    }
+
+    /// Are the opponent's stones alone enough to make the position unreachable?
+    #[inline]
+    pub fn them_impossible(&self, them: Bits) -> bool {
+        self.impossible(them, self.lost_by_us)
+    }
+
+    /// Is the position (`us` to move, `them`) unreachable?
+    #[inline]
+    pub fn unreachable(&self, us: Bits, them: Bits) -> bool {
+        self.us_impossible(us) || self.them_impossible(them)
+    }
+}
+
 /// Is the position of sector `s` with the side to move's stones `us` and the opponent's
 /// `them` provably unreachable from the start position (see the module documentation)?
-#[inline]
 pub fn unreachable(v: &Variant, s: Sector, us: Bits, them: Bits) -> bool {
-    let board = v.board();
-    let lost = |on_board: u8, in_hand: u8| u32::from(v.stones.saturating_sub(on_board + in_hand));
-    let placing_only = !v.move_while_placing && s.wf > 0 && s.bf > 0;
-    // The fewest closing moves that explain a side's mills.
-    let closings = |stones: Bits, lost_by_other: u32| -> bool {
-        if placing_only {
-            // A packing of k mills needs 3k stones: nothing to check below that.
-            stones.count_ones() >= 3 * (lost_by_other + 1)
-                && mill_packing(board, stones) > lost_by_other
-        } else {
-            lost_by_other == 0 && board.mill_stones(stones) != 0
-        }
-    };
-    closings(us, lost(s.b, s.bf)) || closings(them, lost(s.w, s.wf))
+    ReachFilter::new(v, s).is_some_and(|f| f.unreachable(us, them))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 
 use super::{ExitSummary, Exits, Progress};
 use crate::index::{SectorIndex, UsFrame, colex_rank, combinations, pdep};
+use crate::reach::ReachFilter;
 use crate::rules::{Bits, FullBoard, Variant, points as bits};
 use crate::value::{NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
@@ -22,6 +23,7 @@ pub(super) fn exit_only_pass(
     index: &SectorIndex,
     exits: &Exits,
     rule: NMoveRule,
+    reach: Option<ReachFilter>,
     progress: Progress,
 ) -> Vec<u16> {
     let s = index.sector;
@@ -39,6 +41,14 @@ pub(super) fn exit_only_pass(
         |blocks, orbit| {
             let them = them_orbits.rep(orbit);
             let them_stab = them_orbits.stabilizer(orbit);
+            let o = orbit as u64;
+            // Progress units: twice the slot count over the whole pass.
+            let done = 2 * slots * (o + 1) / orbit_count - 2 * slots * o / orbit_count;
+            if reach.is_some_and(|f| f.them_impossible(them)) {
+                // No game reaches these positions: their values stay unused.
+                progress(done);
+                return;
+            }
             blocks.prepare(v, exits, s.w as u32, them);
             let free = full & !them;
             let open = (1 << m) - 1;
@@ -46,7 +56,9 @@ pub(super) fn exit_only_pass(
                 let us = pdep(combo, free);
                 // With a symmetric `them`, visit each position once: the smallest image of
                 // `us` under the symmetries fixing `them`.
-                if syms.has_smaller_image(them_stab, us) {
+                if syms.has_smaller_image(them_stab, us)
+                    || reach.is_some_and(|f| f.us_impossible(us))
+                {
                     continue;
                 }
                 let value = if combo == open {
@@ -71,9 +83,7 @@ pub(super) fn exit_only_pass(
                 };
                 values[index.slot(us, them) as usize].store(value.encode(), Relaxed);
             }
-            // Progress units: twice the slot count over the whole pass.
-            let o = orbit as u64;
-            progress(2 * slots * (o + 1) / orbit_count - 2 * slots * o / orbit_count);
+            progress(done);
         },
     );
     into_plain(values)

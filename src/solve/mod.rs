@@ -19,6 +19,7 @@
 mod exit_only;
 
 use crate::index::{Sector, SectorIndex, next_combination, pdep};
+use crate::reach::ReachFilter;
 use crate::rules::{Bits, FullBoard, MIN_STONES, Variant, points as bits};
 use crate::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
 use rayon::prelude::*;
@@ -318,6 +319,34 @@ pub fn solve_component_under(
     rule: NMoveRule,
     progress: Progress,
 ) -> Result<Vec<Solved>, SolveError> {
+    let options = SolveOptions {
+        rule,
+        skip_unreachable: false,
+    };
+    solve_component_with(v, sector, solved, options, progress)
+}
+
+/// How to solve a component.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// The N-move rule (none by default).
+    pub rule: NMoveRule,
+    /// Leave the positions that no game reaches ([`crate::reach`]) unsolved: their values
+    /// are [`UNUSED`], like unused slots. No reachable position depends on them, and the
+    /// dependencies' values at such positions are never read.
+    pub skip_unreachable: bool,
+}
+
+/// Solve the component of `sector` with `options`; `solved` must hold every sector in
+/// [`dependencies`], solved under the same rule.
+pub fn solve_component_with(
+    v: &Variant,
+    sector: Sector,
+    solved: &SolvedValues,
+    options: SolveOptions,
+    progress: Progress,
+) -> Result<Vec<Solved>, SolveError> {
+    let rule = options.rule;
     let sectors = component(v, sector);
     let table = |s: Option<Sector>| -> Result<Option<ExitTable>, SolveError> {
         match s {
@@ -342,7 +371,8 @@ pub fn solve_component_under(
             place_removal: table(e.place_removal)?,
         };
         let index = SectorIndex::new(v, sector);
-        let values = exit_only::exit_only_pass(v, &index, &exits, rule, progress);
+        let reach = ReachFilter::new(v, sector).filter(|_| options.skip_unreachable);
+        let values = exit_only::exit_only_pass(v, &index, &exits, rule, reach, progress);
         return Ok(vec![Solved { sector, values }]);
     }
     let mut work = Vec::new();
@@ -372,7 +402,7 @@ pub fn solve_component_under(
     let started = std::time::Instant::now();
     let mut levels = Levels::default();
     for i in 0..work.len() {
-        let found = forward_pass(v, &work, i, rule, progress);
+        let found = forward_pass(v, &work, i, options, progress);
         levels.merge(i, found);
     }
     if trace {
@@ -519,9 +549,10 @@ fn forward_pass(
     v: &Variant,
     work: &[Work],
     i: usize,
-    rule: NMoveRule,
+    options: SolveOptions,
     progress: Progress,
 ) -> Found {
+    let rule = options.rule;
     let w = &work[i];
     let partner = w.partner.map(|p| &work[p]);
     let s = w.sector;
@@ -531,6 +562,7 @@ fn forward_pass(
     let per_orbit = w.index.per_orbit;
     let can_slide = can_slide(v, s);
     let flies = v.flies(s.w, s.wf);
+    let reach = ReachFilter::new(v, s).filter(|_| options.skip_unreachable);
     (0..orbits.len() as u32)
         .into_par_iter()
         .fold(Found::default, |mut found, orbit| {
@@ -540,11 +572,16 @@ fn forward_pass(
             let base = orbit as u64 * per_orbit as u64;
             let mut combo: Bits = (1u32 << s.b) - 1;
             let mut succ_slots: Vec<u32> = Vec::new();
+            let us_unreachable = reach.is_some_and(|f| f.us_impossible(us));
             for rank in 0..per_orbit {
                 let slot = (base + rank as u64) as usize;
                 let them = pdep(combo, free);
                 combo = next_combination(combo);
-                if stab != 0 && w.index.opponent_rank(us, stab, them) != rank {
+                if (stab != 0 && w.index.opponent_rank(us, stab, them) != rank)
+                    || us_unreachable
+                    || reach.is_some_and(|f| f.them_impossible(them))
+                {
+                    // An unused slot, or a position no game reaches: left undecided.
                     w.cells[slot].store(UNUSED as u32, Relaxed);
                     continue;
                 }

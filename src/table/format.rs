@@ -43,6 +43,8 @@ pub struct Header {
     pub max_plies: u16,
     /// The N-move rule the values were solved under ([`crate::value::NMoveRule`]; 0: none).
     pub n_move_rule: u16,
+    /// Flag bits ([`super::FLAG_UNREACHABLE_DONT_CARE`]).
+    pub flags: u8,
     /// Offset of the block table.
     pub table_offset: u64,
     /// WDL file: whole-file checksum of the distance file written with it (0 if none).
@@ -92,6 +94,7 @@ impl Header {
         h[16] = self.kind.byte();
         h[17] = self.symbol_bits;
         h[18] = self.compression;
+        h[19] = self.flags;
         h[20..24].copy_from_slice(&self.level.to_le_bytes());
         h[24..28].copy_from_slice(&[self.sector.w, self.sector.b, self.sector.wf, self.sector.bf]);
         h[28..32].copy_from_slice(&self.index_scheme.to_le_bytes());
@@ -161,11 +164,12 @@ impl Header {
             blocks: u32_at(h, 76),
             max_plies: u16_at(h, 92),
             n_move_rule: u16_at(h, 94),
+            flags: h[19],
             table_offset: u64_at(h, 96),
             companion: u64_at(h, 104),
             table_checksum: u64_at(h, 112),
         };
-        let reserved_zero = h[19] == 0
+        let reserved_zero = h[19] & !super::KNOWN_FLAGS == 0
             && h[32 + name_end..48].iter().all(|&b| b == 0)
             && h[64..72].iter().all(|&b| b == 0);
         if !reserved_zero {

@@ -60,6 +60,12 @@ pub const DEFAULT_BLOCK_SLOTS: u32 = 1 << 16;
 /// Default zstd level.
 pub const DEFAULT_LEVEL: i32 = 9;
 
+/// Header flag: the positions no game reaches ([`crate::reach`]) hold "don't care"
+/// symbols; readers report them as unused.
+pub const FLAG_UNREACHABLE_DONT_CARE: u8 = 1;
+/// Every flag bit this version knows; others must be 0.
+pub const KNOWN_FLAGS: u8 = FLAG_UNREACHABLE_DONT_CARE;
+
 /// WDL symbol of a draw.
 pub const SYMBOL_DRAW: u8 = 0;
 /// WDL symbol of a win for the side to move.
@@ -460,6 +466,31 @@ pub(crate) fn for_each_orbit_run(
         let end = ((orbit + 1) * per).min(slots.end);
         f(s..end, index.us_orbits.stabilizer(orbit as u32) == 0);
         s = end;
+    }
+}
+
+/// For the slots `run` of one orbit (as [`for_each_orbit_run`] gives them), sets `out[i]`
+/// to whether the position of slot `run.start + i` is one no game reaches by `filter`
+/// (computed from the orbit's representative and the opponent sets in rank order).
+pub(crate) fn unreachable_in_run(
+    index: &SectorIndex,
+    filter: &crate::reach::ReachFilter,
+    run: Range<u64>,
+    out: &mut Vec<bool>,
+) {
+    out.clear();
+    let per = index.per_orbit as u64;
+    let us = index.us_orbits.rep((run.start / per) as u32);
+    if filter.us_impossible(us) {
+        out.resize((run.end - run.start) as usize, true);
+        return;
+    }
+    let free = index.tables.board.full() & !us;
+    let b = index.sector.b as u32;
+    let mut combo = crate::index::colex_unrank((run.start % per) as u32, b);
+    for _ in run {
+        out.push(filter.them_impossible(crate::index::pdep(combo, free)));
+        combo = crate::index::next_combination(combo);
     }
 }
 

@@ -5,10 +5,12 @@
 use super::cache::{BlockCache, Key};
 use super::format::{Expect, Header, block_entry, stored_file_checksum};
 use super::{
-    Corruption, FileKind, SYMBOL_DRAW, SYMBOL_LOSS, SYMBOL_RULE_DRAW, SYMBOL_WIN, TRAILER_LEN,
-    TableError, Wdl, for_each_orbit_run, is_used, table_path, value_of_symbols, wdl_of_symbol,
+    Corruption, FLAG_UNREACHABLE_DONT_CARE, FileKind, SYMBOL_DRAW, SYMBOL_LOSS, SYMBOL_RULE_DRAW,
+    SYMBOL_WIN, TRAILER_LEN, TableError, Wdl, for_each_orbit_run, is_used, table_path,
+    unreachable_in_run, value_of_symbols, wdl_of_symbol,
 };
 use crate::index::{Sector, SectorIndex};
+use crate::reach::ReachFilter;
 use crate::rules::Variant;
 use crate::value::{NMoveRule, UNUSED, Value};
 use memmap2::Mmap;
@@ -402,6 +404,22 @@ impl TableSet {
         )
     }
 
+    /// The filter of the positions whose symbols are "don't care" in this sector's files
+    /// (`None` if the files were written without them, or no position can be one).
+    fn dont_care_filter(&self, e: &SectorEntry, wdl: &TableFile) -> Option<ReachFilter> {
+        (wdl.header.flags & FLAG_UNREACHABLE_DONT_CARE != 0)
+            .then(|| ReachFilter::new(&self.variant, e.index.sector))
+            .flatten()
+    }
+
+    /// Are the positions no game reaches "don't care" in the tables of `sector` (so that a
+    /// value read at such a slot means nothing)?
+    pub fn unreachable_dont_care(&self, sector: Sector) -> Result<bool, TableError> {
+        let e = self.entry(sector)?;
+        let wdl = self.file(e, FileKind::Wdl)?;
+        Ok(wdl.header.flags & FLAG_UNREACHABLE_DONT_CARE != 0)
+    }
+
     /// Check the slot number and whether it is used.
     #[inline]
     fn used(&self, e: &SectorEntry, slot: u64) -> Result<bool, TableError> {
@@ -469,6 +487,7 @@ impl TableSet {
         let wide = dist.header.symbol_bits == 16;
         let max_plies = dist.header.max_plies;
         let rule = self.current_rule();
+        let reach = self.dont_care_filter(e, wdl);
         let mut out = vec![0u16; e.index.slots() as usize];
         // The solver reads dependencies at random: back them with huge pages.
         crate::memory::advise_huge_pages(&out);
@@ -478,8 +497,16 @@ impl TableSet {
                 let (wb, db) = (wdl.decode_block(b as u32)?, dist.decode_block(b as u32)?);
                 let start = (b * block_slots) as u64;
                 let mut bad = None;
+                let mut unreachable = Vec::new();
                 for_each_orbit_run(&e.index, start..start + chunk.len() as u64, |run, all| {
-                    for slot in run {
+                    if let Some(f) = &reach {
+                        unreachable_in_run(&e.index, f, run.clone(), &mut unreachable);
+                    }
+                    for slot in run.clone() {
+                        if unreachable.get((slot - run.start) as usize) == Some(&true) {
+                            chunk[(slot - start) as usize] = UNUSED;
+                            continue;
+                        }
                         let j = (slot - start) as usize;
                         chunk[j] = if !all && e.index.position(slot).is_none() {
                             UNUSED
@@ -515,6 +542,7 @@ impl TableSet {
         let wdl = self.file(e, FileKind::Wdl)?;
         let block_slots = wdl.header.block_slots as u64;
         let rule = self.current_rule();
+        let reach = self.dont_care_filter(e, wdl);
         (0..wdl.header.blocks)
             .into_par_iter()
             .map(|b| {
@@ -523,9 +551,15 @@ impl TableSet {
                 let end = start + wdl.header.slots_in_block(b);
                 let mut c = WdlCounts::default();
                 let mut bad = None;
+                let mut unreachable = Vec::new();
                 for_each_orbit_run(&e.index, start..end, |run, all| {
-                    for slot in run {
-                        if !all && e.index.position(slot).is_none() {
+                    if let Some(f) = &reach {
+                        unreachable_in_run(&e.index, f, run.clone(), &mut unreachable);
+                    }
+                    for slot in run.clone() {
+                        if unreachable.get((slot - run.start) as usize) == Some(&true)
+                            || (!all && e.index.position(slot).is_none())
+                        {
                             continue;
                         }
                         c.positions += 1;

@@ -8,6 +8,7 @@ use super::{
     symbols_of, wdl_path,
 };
 use crate::index::{Sector, SectorIndex};
+use crate::reach::ReachFilter;
 use crate::rules::Variant;
 use crate::value::{DRAW, MAX_PLIES, NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
@@ -29,6 +30,10 @@ pub struct WriteOptions {
     /// The N-move rule the values were solved under (none by default); recorded in both
     /// headers, and it decides how values map to symbols.
     pub rule: NMoveRule,
+    /// The values of positions no game reaches ([`crate::reach`]) may be [`UNUSED`]; they
+    /// are stored as "don't care" and the headers say so
+    /// ([`super::FLAG_UNREACHABLE_DONT_CARE`]). Off by default.
+    pub unreachable_dont_care: bool,
 }
 
 impl Default for WriteOptions {
@@ -37,6 +42,7 @@ impl Default for WriteOptions {
             level: DEFAULT_LEVEL,
             block_slots: DEFAULT_BLOCK_SLOTS,
             rule: NMoveRule::NONE,
+            unreachable_dont_care: false,
         }
     }
 }
@@ -46,7 +52,8 @@ impl Default for WriteOptions {
 pub struct WriteReport {
     /// The sector.
     pub sector: Sector,
-    /// Used slots (positions up to symmetry).
+    /// Positions up to symmetry with a stored value (used slots, less the positions no game
+    /// reaches when they are "don't care").
     pub positions: u64,
     /// Largest distance symbol (0 if none): without the N-move rule the largest distance of
     /// a win or loss.
@@ -115,7 +122,7 @@ pub fn write_sector(
             index.slots()
         ));
     }
-    let (positions, max_plies) = check_values(&index, values, options.rule)?;
+    let (positions, max_plies) = check_values(variant, &index, values, options)?;
     let blocks = index.slots().div_ceil(options.block_slots as u64);
     let blocks = u32::try_from(blocks)
         .map_err(|_| TableError::InvalidInput(format!("{blocks} blocks: use larger blocks")))?;
@@ -134,6 +141,11 @@ pub fn write_sector(
         blocks,
         max_plies,
         n_move_rule: options.rule.n(),
+        flags: if options.unreachable_dont_care {
+            super::FLAG_UNREACHABLE_DONT_CARE
+        } else {
+            0
+        },
         table_offset: HEADER_LEN as u64,
         companion: 0,
         table_checksum: 0,
@@ -163,14 +175,18 @@ pub fn write_sector(
     })
 }
 
-/// Check that unused codes stand exactly at unused slots and every other code is a value;
-/// returns the number of positions and the largest distance symbol under `rule`.
+/// Check that unused codes stand exactly at unused slots (and, with
+/// [`WriteOptions::unreachable_dont_care`], possibly at positions no game reaches) and every
+/// other code is a value; returns the number of values and the largest distance symbol.
 fn check_values(
+    variant: &Variant,
     index: &SectorIndex,
     values: &[u16],
-    rule: NMoveRule,
+    options: &WriteOptions,
 ) -> Result<(u64, u16), TableError> {
     const CHUNK: usize = 1 << 16;
+    let rule = options.rule;
+    let reach = ReachFilter::new(variant, index.sector).filter(|_| options.unreachable_dont_care);
     values
         .par_chunks(CHUNK)
         .enumerate()
@@ -181,9 +197,13 @@ fn check_values(
                 for slot in run {
                     let code = chunk[(slot - start) as usize];
                     let used = all_used || index.position(slot).is_some();
+                    let dont_care = |slot| {
+                        let (us, them) = index.position_of_used(slot);
+                        reach.is_some_and(|f| f.unreachable(us, them))
+                    };
                     let ok = match (used, Value::decode(code)) {
                         (false, _) => code == UNUSED,
-                        (true, None) => false,
+                        (true, None) => code == UNUSED && dont_care(slot),
                         (true, Some(v)) => {
                             let symbol = symbols_of(v, rule).1;
                             max_plies = max_plies.max(symbol);
@@ -191,7 +211,7 @@ fn check_values(
                                 && (!rule.is_active() || v.plies() != Some(0))
                         }
                     };
-                    positions += used as u64;
+                    positions += (used && code != UNUSED) as u64;
                     if !ok && bad.is_none() {
                         bad = Some((slot, code, used));
                     }
