@@ -3,6 +3,7 @@
 
 use crate::index::{Sector, SectorIndex, combinations, pdep};
 use crate::rules::{Bits, FullBoard, MIN_STONES, Variant};
+use crate::table::Wdl;
 use crate::value::{UNUSED, Value};
 use rayon::prelude::*;
 
@@ -10,6 +11,12 @@ use rayon::prelude::*;
 pub trait ValueLookup: Sync {
     /// Stored value codes of `sector` by slot, or `None` if that sector is unavailable.
     fn values(&self, sector: Sector) -> Option<&[u16]>;
+
+    /// Are the values win/draw/loss only (read from WDL files without distances)? Then
+    /// [`verify_sector`] compares only the win/draw/loss of each value.
+    fn wdl_only(&self) -> bool {
+        false
+    }
 }
 
 /// The value a position must have given its successors' values (each from the successor's
@@ -91,7 +98,8 @@ impl<'a> Successor<'a> {
     }
 }
 
-/// Re-derive every value of `sector`; returns the number of positions checked and up to
+/// Re-derive every value of `sector` (only its win/draw/loss when the lookup is
+/// [`ValueLookup::wdl_only`]); returns the number of positions checked and up to
 /// `max_report` mismatches (and their total count).
 ///
 /// Positions are visited by the opponent's stone set (orbit representatives; with a
@@ -134,6 +142,7 @@ pub fn verify_sector(
     } else {
         (Successor::Lost, Successor::Lost)
     };
+    let wdl_only = lookup.wdl_only();
     let them_orbits = index.tables.orbits(s.b as u32);
     let m = board.len() as u32 - s.b as u32;
     let us_sets = combinations(m, s.w as u32);
@@ -233,7 +242,12 @@ pub fn verify_sector(
                 };
                 let derived = best_of(succ.iter().copied(), no_move);
                 let stored = Value::decode(stored[slot as usize]);
-                if stored != Some(derived) {
+                let agrees = if wdl_only {
+                    stored.map(Wdl::of) == Some(Wdl::of(derived))
+                } else {
+                    stored == Some(derived)
+                };
+                if !agrees {
                     note(
                         Mismatch::Value {
                             slot,
