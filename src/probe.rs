@@ -25,7 +25,7 @@ use crate::movegen::{Convention, legal_moves, play};
 use crate::notation::{PositionError, parse_position};
 use crate::position::{Move, Position};
 use crate::rules::{MIN_STONES, Variant};
-use crate::table::{TableError, TableSet, Wdl};
+use crate::table::{TableError, TableSet, Wdl, check_table_dir};
 use crate::value::Value;
 use std::fmt;
 use std::path::Path;
@@ -101,15 +101,11 @@ fn wdl_rank(w: Wdl) -> i32 {
 }
 
 impl Tablebase {
-    /// Open the tables of `variant` in `dir` (files are opened lazily, on first use).
+    /// Open the tables of `variant` in `dir` (files are opened lazily, on first use). `dir`
+    /// must be a directory ("no such directory", "not a directory" otherwise).
     pub fn open(dir: impl AsRef<Path>, variant: Variant) -> Result<Tablebase, ProbeError> {
         let dir = dir.as_ref();
-        if !dir.is_dir() {
-            return Err(ProbeError::Table(TableError::Io {
-                path: dir.to_path_buf(),
-                error: std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory"),
-            }));
-        }
+        check_table_dir(dir)?;
         Ok(Tablebase {
             variant,
             tables: TableSet::new(dir, variant),
