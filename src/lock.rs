@@ -13,7 +13,7 @@
 use crate::index::Sector;
 use crate::table::TableError;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Seek, Write};
+use std::io::{self, Read, Seek, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
@@ -62,11 +62,18 @@ impl ComponentLock {
 
     /// The process id written by the current holder of the lock, if it can be read.
     pub fn holder(dir: &Path, first: Sector) -> Option<u32> {
-        fs::read_to_string(lock_path(dir, first))
-            .ok()?
-            .trim()
-            .parse()
-            .ok()
+        // Never blocks: not on a named pipe put in its place, nor on a long file.
+        let file = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+            .open(lock_path(dir, first))
+            .ok()?;
+        if !file.metadata().ok()?.is_file() {
+            return None;
+        }
+        let mut text = String::new();
+        file.take(32).read_to_string(&mut text).ok()?;
+        text.trim().parse().ok()
     }
 
     fn take(dir: &Path, first: Sector, wait: bool) -> Result<Option<ComponentLock>, TableError> {
@@ -85,6 +92,13 @@ impl ComponentLock {
                 .custom_flags(libc::O_NOFOLLOW)
                 .open(&path)
                 .map_err(io)?;
+            let meta = file.metadata().map_err(io)?;
+            if !meta.is_file() {
+                return Err(TableError::NotRegular {
+                    path: path.clone(),
+                    what: crate::table::open::describe(meta.file_type()),
+                });
+            }
             if !flock(&file, wait).map_err(io)? {
                 return Ok(None);
             }

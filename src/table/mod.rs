@@ -20,7 +20,7 @@
 mod cache;
 mod dir;
 mod format;
-mod open;
+pub(crate) mod open;
 mod reader;
 mod writer;
 

@@ -18,7 +18,7 @@ pub(crate) struct Opened {
 }
 
 /// What a file type is, for messages ("a named pipe").
-fn describe(t: FileType) -> &'static str {
+pub(crate) fn describe(t: FileType) -> &'static str {
     if t.is_fifo() {
         "a named pipe"
     } else if t.is_char_device() {
