@@ -2,11 +2,16 @@
 //! resume (finished sectors are not redone), atomic writes, statistics and peak memory.
 
 use crate::index::{Sector, SectorIndex};
+use crate::lock::ComponentLock;
 use crate::rules::Variant;
 use crate::solve::{
-    SectorStats, SolveError, SolvedValues, component, dependencies, solve_component_under,
+    SectorStats, SolveError, SolveOptions, SolvedValues, component, dependencies,
+    solve_component_with,
 };
-use crate::table::{TableError, TableSet, WriteOptions, sector_is_complete_under, write_sector};
+use crate::table::{
+    Corruption, FileKind, TableError, TableSet, WriteOptions, is_temporary_of,
+    sector_is_complete_under, sector_status, table_path, write_sector,
+};
 use crate::value::NMoveRule;
 use std::collections::HashSet;
 use std::path::Path;
@@ -58,6 +63,12 @@ pub struct ComponentReport {
     pub sectors: Vec<Sector>,
     /// Solved now (false: already on disk).
     pub solved: bool,
+    /// Not solved now because another process sharing the directory solved it while this
+    /// one waited for the component's lock ([`ComponentLock`]).
+    pub by_other_process: bool,
+    /// Why a component that had files on disk was solved again: for each such sector, the
+    /// problem with its files (a missing half, a damaged file), naming the file.
+    pub repaired: Vec<String>,
     /// Positions (used slots) of all its sectors.
     pub positions: u64,
     /// Wall time spent solving and writing.
@@ -72,6 +83,9 @@ pub struct ComponentReport {
 pub trait GenerateObserver: Sync {
     /// The run starts: this many work units remain for the components not on disk yet.
     fn run_started(&self, _work: u64) {}
+    /// Another process (`holder`: its process id, if known) holds the lock of the component:
+    /// this one waits for it, then uses the component if it is complete.
+    fn component_waiting(&self, _sectors: &[Sector], _holder: Option<u32>) {}
     /// Solving of a component with this many work units starts.
     fn component_started(&self, _sectors: &[Sector], _work: u64) {}
     /// Units of work done.
@@ -125,31 +139,44 @@ impl From<SolveError> for GenerateError {
     }
 }
 
-/// Solve `targets` and everything they need into `dir` without the N-move rule, skipping
-/// components already there.
+/// Solve `targets` and everything they need into `dir` (created if needed) without the
+/// N-move rule and with every position solved; see [`generate_with`].
 pub fn generate(
     v: &Variant,
     dir: &Path,
     targets: &[Sector],
     observer: &dyn GenerateObserver,
 ) -> Result<Vec<ComponentReport>, GenerateError> {
-    generate_under(v, dir, targets, NMoveRule::NONE, observer)
+    generate_with(v, dir, targets, GenerateOptions::default(), observer)
 }
 
-/// Solve `targets` and everything they need into `dir` under `rule`, skipping components
-/// already there. A directory holds tables of one rule only: if it holds tables of another,
-/// nothing is solved and the error names one of them.
-pub fn generate_under(
+/// How [`generate_with`] solves and writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GenerateOptions {
+    /// The N-move rule (none by default). A directory holds tables of one rule only.
+    pub rule: NMoveRule,
+    /// Leave the positions no game reaches ([`crate::reach`]) unsolved and store them as
+    /// "don't care" (faster, smaller tables; such positions cannot be probed).
+    pub skip_unreachable: bool,
+}
+
+/// Solve `targets` and everything they need into `dir` (created if needed), skipping
+/// components already there. Each component is solved under its lock ([`ComponentLock`]), so
+/// that processes sharing `dir` never solve one twice: a process that finds a component
+/// locked waits, then keeps what the other one wrote. A component with some files on disk
+/// that are not complete (a missing half, a damaged file) is solved again, and its report
+/// says why ([`ComponentReport::repaired`]); a table of another N-move rule is an error
+/// naming it (a directory holds tables of one rule only).
+pub fn generate_with(
     v: &Variant,
     dir: &Path,
     targets: &[Sector],
-    rule: NMoveRule,
+    options: GenerateOptions,
     observer: &dyn GenerateObserver,
 ) -> Result<Vec<ComponentReport>, GenerateError> {
-    if dir.is_dir() {
-        // Opening any table of another rule fails, naming it.
-        TableSet::new(dir, *v).with_rule(rule).detect_rule()?;
-    }
+    let rule = options.rule;
+    prepare_dir(dir)?;
+    refuse_other_rule(TableSet::new(dir, *v).with_rule(rule).detect_rule())?;
     // Which components are on disk already: checked once (it reads every file's checksums).
     let order: Vec<(Sector, bool)> = solving_order(v, targets)
         .into_iter()
@@ -170,19 +197,49 @@ pub fn generate_under(
     let mut reports = Vec::new();
     for (first, done) in order {
         let sectors = component(v, first);
+        let kept = |by_other_process| ComponentReport {
+            sectors: sectors.clone(),
+            solved: false,
+            by_other_process,
+            repaired: Vec::new(),
+            positions: 0,
+            elapsed: Duration::ZERO,
+            peak_memory: None,
+            stats: Vec::new(),
+        };
         if done {
-            let report = ComponentReport {
-                sectors: sectors.clone(),
-                solved: false,
-                positions: 0,
-                elapsed: Duration::ZERO,
-                peak_memory: None,
-                stats: Vec::new(),
-            };
+            let report = kept(false);
             observer.component_finished(&report);
             reports.push(report);
             continue;
         }
+        // One process at a time per component; a second one waits, then finds it complete.
+        let lock = match ComponentLock::try_acquire(dir, first)? {
+            Some(lock) => lock,
+            None => {
+                observer.component_waiting(&sectors, ComponentLock::holder(dir, first));
+                ComponentLock::acquire(dir, first)?
+            }
+        };
+        let mut problems: Vec<(Sector, TableError)> = sectors
+            .iter()
+            .filter_map(|&s| sector_status(dir, v, rule, s).err().map(|e| (s, e)))
+            .collect();
+        if let Some(i) = problems.iter().position(|(_, e)| is_other_rule(e)) {
+            return Err(problems.swap_remove(i).1.into());
+        }
+        if problems.is_empty() {
+            let report = kept(true);
+            observer.component_finished(&report);
+            reports.push(report);
+            continue;
+        }
+        let repaired: Vec<String> = problems
+            .into_iter()
+            .filter(|&(s, _)| has_files(dir, s))
+            .map(|(_, e)| e.to_string())
+            .collect();
+        remove_stale_temporaries(dir, &sectors);
         let start = Instant::now();
         reset_peak_memory();
         let mut deps = SolvedValues::new();
@@ -193,20 +250,28 @@ pub fn generate_under(
         }
         observer.component_started(&sectors, component_work(v, first));
         let advance = |n| observer.advance(n);
-        let solved = solve_component_under(v, first, &deps, rule, &advance)?;
+        let solve = SolveOptions {
+            rule,
+            skip_unreachable: options.skip_unreachable,
+        };
+        let solved = solve_component_with(v, first, &deps, solve, &advance)?;
         drop(deps);
         let mut stats = Vec::new();
         for s in &solved {
-            let options = WriteOptions {
+            let write = WriteOptions {
                 rule,
+                unreachable_dont_care: options.skip_unreachable,
                 ..WriteOptions::default()
             };
-            write_sector(dir, v, s.sector, &s.values, &options)?;
+            write_sector(dir, v, s.sector, &s.values, &write)?;
             stats.push((s.sector, SectorStats::of_under(&s.values, rule)));
         }
+        drop(lock);
         let report = ComponentReport {
             sectors,
             solved: true,
+            by_other_process: false,
+            repaired,
             positions: stats.iter().map(|(_, s)| s.positions).sum(),
             elapsed: start.elapsed(),
             peak_memory: peak_memory(),
@@ -216,6 +281,74 @@ pub fn generate_under(
         reports.push(report);
     }
     Ok(reports)
+}
+
+/// Turn the error of a table of another N-move rule into a generation error; any other
+/// problem of a file is left for the component that owns it (which solves it again).
+fn refuse_other_rule<T>(r: Result<T, TableError>) -> Result<(), TableError> {
+    match r {
+        Err(e) if is_other_rule(&e) => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// Is this the error of a table solved under another N-move rule?
+fn is_other_rule(e: &TableError) -> bool {
+    matches!(
+        e,
+        TableError::Corrupt {
+            problem: Corruption::OtherNMoveRule { .. },
+            ..
+        }
+    )
+}
+
+/// Make sure `dir` is a directory, creating it (and its parents) if there is nothing there.
+fn prepare_dir(dir: &Path) -> Result<(), TableError> {
+    let io = |error| TableError::Io {
+        path: dir.to_path_buf(),
+        error,
+    };
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(io(std::io::Error::new(
+            std::io::ErrorKind::NotADirectory,
+            "not a directory",
+        ))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(io)
+        }
+        Err(e) => Err(io(e)),
+    }
+}
+
+/// Is there anything at the path of either file of `sector`?
+fn has_files(dir: &Path, sector: Sector) -> bool {
+    [FileKind::Wdl, FileKind::Distance]
+        .iter()
+        .any(|&k| std::fs::symlink_metadata(table_path(dir, sector, k)).is_ok())
+}
+
+/// Remove the temporary files that writes of these sectors left behind (a process killed
+/// while writing). Called with the component's lock held, so no write of them is running.
+fn remove_stale_temporaries(dir: &Path, sectors: &[Sector]) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let names: Vec<String> = sectors
+        .iter()
+        .flat_map(|&s| {
+            [FileKind::Wdl, FileKind::Distance]
+                .map(|k| format!("{}.{}", s.file_stem(), k.extension()))
+        })
+        .collect();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if names.iter().any(|n| is_temporary_of(name, n)) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Reset the kernel's record of this process's peak resident memory (Linux; no-op elsewhere).

@@ -2,6 +2,7 @@
 
 pub mod generate;
 pub mod index;
+pub mod lock;
 pub mod memory;
 pub mod movegen;
 pub mod notation;

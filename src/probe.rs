@@ -25,7 +25,7 @@ use crate::movegen::{Convention, legal_moves, play};
 use crate::notation::{PositionError, parse_position};
 use crate::position::{Move, Position};
 use crate::rules::{MIN_STONES, Variant};
-use crate::table::{TableError, TableSet, Wdl};
+use crate::table::{TableError, TableSet, Wdl, check_table_dir};
 use crate::value::{NMoveRule, RuleValue, Value};
 use std::fmt;
 use std::path::Path;
@@ -112,15 +112,11 @@ fn wdl_rank(w: Wdl) -> i32 {
 }
 
 impl Tablebase {
-    /// Open the tables of `variant` in `dir` (files are opened lazily, on first use).
+    /// Open the tables of `variant` in `dir` (files are opened lazily, on first use). `dir`
+    /// must be a directory ("no such directory", "not a directory" otherwise).
     pub fn open(dir: impl AsRef<Path>, variant: Variant) -> Result<Tablebase, ProbeError> {
         let dir = dir.as_ref();
-        if !dir.is_dir() {
-            return Err(ProbeError::Table(TableError::Io {
-                path: dir.to_path_buf(),
-                error: std::io::Error::new(std::io::ErrorKind::NotFound, "no such directory"),
-            }));
-        }
+        check_table_dir(dir)?;
         let tables = TableSet::new(dir, variant);
         // Learn the tables' N-move rule now if a table can be read; otherwise the first
         // probe that needs a file reports what is wrong with it.
@@ -159,6 +155,14 @@ impl Tablebase {
             pos.in_hand[me.other().index()],
         );
         let slot = self.tables.index(sector)?.slot(pos.us(), pos.them());
+        if crate::reach::unreachable(&self.variant, sector, pos.us(), pos.them())
+            && self.tables.unreachable_dont_care(sector)?
+        {
+            return Err(ProbeError::Impossible(format!(
+                "no game reaches this position (a side has more mills than the stones its \
+                 opponent lost can explain); the tables of sector {sector} do not store it"
+            )));
+        }
         Ok((sector, slot))
     }
 

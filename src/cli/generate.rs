@@ -3,11 +3,13 @@
 use super::{CliError, VariantArg, emit};
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressState, ProgressStyle};
-use millbase::generate::{ComponentReport, GenerateObserver, generate_under, moving_sectors_up_to};
+use millbase::generate::{
+    ComponentReport, GenerateObserver, GenerateOptions, generate_with, moving_sectors_up_to,
+};
 use millbase::index::Sector;
 use millbase::rules::Variant;
 use millbase::solve::SectorStats;
-use millbase::table::{TableSet, WDL_EXTENSION, distance_path, wdl_path};
+use millbase::table::{TableDir, TableError, TableSet, distance_path, wdl_path};
 use millbase::value::NMoveRule;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -33,6 +35,10 @@ pub struct GenerateArgs {
     /// directory holds tables of one rule only.
     #[arg(long, value_name = "N", default_value_t = 0)]
     n_move_rule: u16,
+    /// Leave the positions that no game can reach unsolved and store them as "don't care"
+    /// (docs/FORMAT.md): faster, smaller tables that refuse to probe such positions.
+    #[arg(long)]
+    skip_unreachable: bool,
     /// Sectors to solve, as w-b (moving phase) or w-b-wf-bf, counted from the side to move;
     /// everything they depend on is solved too. Default: every moving-phase sector with
     /// w + b <= 10.
@@ -120,6 +126,15 @@ impl GenerateObserver for Bars {
         self.overall.inc(units);
     }
 
+    fn component_waiting(&self, sectors: &[Sector], holder: Option<u32>) {
+        let names: Vec<String> = sectors.iter().map(|s| s.to_string()).collect();
+        let who = holder.map_or("another process".to_string(), |pid| {
+            format!("another process (pid {pid})")
+        });
+        let line = format!("{}: {who} is solving it, waiting", names.join(" + "));
+        self.multi.suspend(|| println!("{line}"));
+    }
+
     fn component_finished(&self, report: &ComponentReport) {
         if let Some(bar) = self.current.lock().unwrap().take() {
             // Propagation skips draws: count the rest of the component as done.
@@ -135,6 +150,9 @@ impl GenerateObserver for Bars {
 fn report_line(r: &ComponentReport) -> String {
     let names: Vec<String> = r.sectors.iter().map(|s| s.to_string()).collect();
     let names = names.join(" + ");
+    if r.by_other_process {
+        return format!("{names}: solved by another process meanwhile, kept");
+    }
     if !r.solved {
         return format!("{names}: already solved, kept");
     }
@@ -146,6 +164,9 @@ fn report_line(r: &ComponentReport) -> String {
     );
     if let Some(peak) = r.peak_memory {
         let _ = write!(line, ", peak memory {} MiB", peak >> 20);
+    }
+    for why in &r.repaired {
+        let _ = write!(line, "; solved again: {}", super::one_line(why));
     }
     line
 }
@@ -161,6 +182,12 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
             NMoveRule::MAX_N
         ))
     })?;
+    if std::fs::metadata(&dir).is_ok_and(|m| !m.is_dir()) {
+        return Err(CliError::usage(format!(
+            "{}: not a directory (--dir names the directory of the tables)",
+            dir.display()
+        )));
+    }
     let targets = if args.all {
         millbase::plan::reachable_sectors(&v)
     } else if args.sectors.is_empty() {
@@ -182,56 +209,62 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         current: Mutex::new(None),
     };
     let start = std::time::Instant::now();
-    let reports = generate_under(&v, &dir, &targets, rule, &bars)
+    let options = GenerateOptions {
+        rule,
+        skip_unreachable: args.skip_unreachable,
+    };
+    let reports = generate_with(&v, &dir, &targets, options, &bars)
         .map_err(|e| CliError::failure(format!("generation stopped: {e}")))?;
     bars.overall.finish_and_clear();
     let solved: Vec<&ComponentReport> = reports.iter().filter(|r| r.solved).collect();
     let positions: u64 = solved.iter().map(|r| r.positions).sum();
     let peak = solved.iter().filter_map(|r| r.peak_memory).max();
     let secs = start.elapsed().as_secs_f64();
-    let mut line = format!(
-        "done: {} sectors solved ({positions} positions) in {secs:.1} s, {} already present, in {} ({rule})",
-        solved.iter().map(|r| r.sectors.len()).sum::<usize>(),
+    let count = |f: &dyn Fn(&ComponentReport) -> bool| -> usize {
         reports
             .iter()
-            .filter(|r| !r.solved)
+            .filter(|r| f(r))
             .map(|r| r.sectors.len())
-            .sum::<usize>(),
-        dir.display()
+            .sum()
+    };
+    let by_other = count(&|r| r.by_other_process);
+    let mut line = format!(
+        "done: {} sectors solved ({positions} positions) in {secs:.1} s, {} already present",
+        count(&|r| r.solved),
+        count(&|r| !r.solved),
     );
+    if by_other > 0 {
+        let _ = write!(line, " ({by_other} solved by another process meanwhile)");
+    }
+    let _ = write!(line, ", in {} ({rule})", dir.display());
     if let Some(p) = peak {
         let _ = write!(line, "; peak memory {} MiB", p >> 20);
     }
     emit(&format!("{line}\n"))
 }
 
-/// The sectors with a WDL table file in `dir`, in a stable order.
-pub fn sectors_in_dir(dir: &Path) -> Result<Vec<Sector>, CliError> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        CliError::usage(format!(
-            "cannot read table directory {}: {e}",
+/// The table files of `dir` and their sectors in a stable order (by stones, then stones in
+/// hand), or a usage error naming the directory: no such directory, not a directory, or
+/// no table files at all (the same for `stats` and `verify`).
+pub fn scan_tables(dir: &Path, v: &Variant) -> Result<(TableDir, Vec<Sector>), CliError> {
+    let listing = TableDir::scan(dir).map_err(|e| CliError::usage(e.to_string()))?;
+    if listing.is_empty() {
+        return Err(CliError::usage(format!(
+            "no tables of variant {} in {}",
+            v.name,
             dir.display()
-        ))
-    })?;
-    let mut out = Vec::new();
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if let Some(stem) = name.strip_suffix(&format!(".{WDL_EXTENSION}"))
-            && let Ok(s) = stem.parse::<Sector>()
-        {
-            out.push(s);
-        }
+        )));
     }
-    out.sort_by_key(|s| (s.w + s.b + s.wf + s.bf, s.wf + s.bf, s.w, s.b, s.wf, s.bf));
-    Ok(out)
+    let mut sectors: Vec<Sector> = listing.sectors().collect();
+    sectors.sort_by_key(|s| (s.w + s.b + s.wf + s.bf, s.wf + s.bf, s.w, s.b, s.wf, s.bf));
+    Ok((listing, sectors))
 }
 
 /// `millbase stats`.
 pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
     let v = args.variant.get()?;
     let dir = table_dir(&args.dir, &v);
-    let sectors = sectors_in_dir(&dir)?;
+    let (listing, sectors) = scan_tables(&dir, &v)?;
     let tables = TableSet::new(&dir, v).with_cache_bytes(0);
     let rule = tables
         .detect_rule()
@@ -239,9 +272,13 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
         .unwrap_or_default();
     let mut rows = Vec::new();
     for s in sectors {
-        let err = |e: millbase::table::TableError| CliError::usage(e.to_string());
+        let err = |e: TableError| CliError::usage(e.to_string());
+        // The rule for missing halves: both files, or the WDL file in a WDL-only directory.
+        if let Some(e) = listing.missing_half(s) {
+            return Err(err(e));
+        }
         // With the distance file: every value; without (a WDL-only directory): the counts.
-        let (stats, distances) = if distance_path(&dir, s).exists() {
+        let (stats, distances) = if !listing.wdl_only() {
             let values = tables.read_values(s).map_err(err)?;
             (SectorStats::of_under(&values, rule), true)
         } else {

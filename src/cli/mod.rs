@@ -9,6 +9,7 @@ mod game;
 mod generate;
 mod plan;
 mod probe;
+mod verify;
 
 use clap::{Args, Parser, Subcommand};
 use millbase::movegen::Convention;
@@ -51,7 +52,7 @@ pub enum Command {
     /// The principal variation: perfect play from a position to the end of the game.
     Pv(probe::PvArgs),
     /// Check every table: checksums, and every value re-derived from its successors.
-    Verify(probe::VerifyArgs),
+    Verify(verify::VerifyArgs),
 }
 
 /// Run a parsed command line.
@@ -64,7 +65,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Plan(args) => plan::run_plan(&args),
         Command::Probe(args) => probe::run_probe(&args),
         Command::Pv(args) => probe::run_pv(&args),
-        Command::Verify(args) => probe::run_verify(&args),
+        Command::Verify(args) => verify::run_verify(&args),
     }
 }
 
@@ -73,7 +74,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
 pub struct CliError {
     /// Exit status ([`EXIT_USAGE`] for usage and input errors).
     pub code: i32,
-    /// One-line message, printed after `millbase: error: `.
+    /// One-line message, printed after `millbase: error: ` (control characters, such as a
+    /// newline in a user's argument or a file name, are escaped by the constructors).
     pub message: String,
 }
 
@@ -82,7 +84,7 @@ impl CliError {
     pub fn usage(message: impl Into<String>) -> CliError {
         CliError {
             code: EXIT_USAGE,
-            message: message.into(),
+            message: one_line(&message.into()),
         }
     }
 
@@ -90,9 +92,28 @@ impl CliError {
     pub fn failure(message: impl Into<String>) -> CliError {
         CliError {
             code: EXIT_FAILURE,
-            message: message.into(),
+            message: one_line(&message.into()),
         }
     }
+}
+
+/// `text` with every control character escaped (`\n`, `\t`, `\u{1b}`, ...), so that it
+/// prints as one line whatever a user typed or a file is called.
+pub fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// User input quoted for a message: `'text'` on one line (control characters escaped).
+pub fn quote(text: &str) -> String {
+    format!("'{}'", one_line(text))
 }
 
 impl fmt::Display for CliError {
@@ -116,8 +137,8 @@ impl VariantArg {
     pub fn get(&self) -> Result<Variant, CliError> {
         Variant::by_name(&self.variant).ok_or_else(|| {
             CliError::usage(format!(
-                "unknown variant '{}' (known variants: {})",
-                self.variant,
+                "unknown variant {} (known variants: {})",
+                quote(&self.variant),
                 Variant::names().join(", ")
             ))
         })
@@ -148,7 +169,7 @@ impl ConventionArg {
 /// it is malformed.
 pub fn position_arg(variant: &Variant, text: &str) -> Result<Position, CliError> {
     parse_position(variant, text)
-        .map_err(|e| CliError::usage(format!("invalid position '{}': {e}", text.trim())))
+        .map_err(|e| CliError::usage(format!("invalid position {}: {e}", quote(text.trim()))))
 }
 
 /// Write `text` to standard output. A closed pipe (e.g. `| head`) ends output quietly.
@@ -159,5 +180,79 @@ pub fn emit(text: &str) -> Result<(), CliError> {
             Err(CliError::failure(format!("cannot write output: {e}")))
         }
         _ => Ok(()),
+    }
+}
+
+/// The one-line message for an error of the argument parser, without clap's `error: `
+/// prefix, its tips and usage block folded into the same line; `None` for help and version
+/// output, which clap prints itself.
+pub fn parse_error_line(e: &clap::Error) -> Option<String> {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        return None;
+    }
+    let mut text = e.render().to_string();
+    // The user's own words (an argument with a newline in it) are escaped, not folded.
+    for (_, value) in e.context() {
+        let values = match value {
+            clap::error::ContextValue::String(s) => vec![s.as_str()],
+            clap::error::ContextValue::Strings(v) => v.iter().map(String::as_str).collect(),
+            _ => Vec::new(),
+        };
+        for v in values
+            .into_iter()
+            .filter(|v| v.chars().any(char::is_control))
+        {
+            text = text.replace(v, &one_line(v));
+        }
+    }
+    let mut line = String::new();
+    for part in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let part = part.strip_prefix("error: ").unwrap_or(part);
+        let part = match part.strip_prefix("Usage: ") {
+            Some(usage) => format!("usage: {usage}"),
+            None => part.to_string(),
+        };
+        if !line.is_empty() {
+            line.push_str(if line.ends_with(':') { " " } else { "; " });
+        }
+        line.push_str(&part);
+    }
+    Some(one_line(&line))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_one_line() {
+        assert_eq!(one_line("a\nb\tc\u{1b}d é"), "a\\nb\\tc\\u{1b}d é");
+        assert_eq!(quote(" x\ny "), "' x\\ny '");
+        let e = CliError::usage("bad 'x\nmillbase: ok'");
+        assert_eq!(e.message.lines().count(), 1);
+        assert_eq!(e.code, EXIT_USAGE);
+        for args in [
+            &["millbase", "probe", "--bogus", "x"][..],
+            &["millbase", "perft", "x\ny"],
+            &["millbase", "moves"],
+            &["millbase", "frobnicate"],
+        ] {
+            let e = Cli::try_parse_from(args).unwrap_err();
+            let line = parse_error_line(&e).unwrap();
+            assert_eq!(line.lines().count(), 1, "{line}");
+            assert!(!line.starts_with("error"), "{line}");
+            assert!(!line.contains("x\ny"), "the newline is escaped: {line}");
+        }
+        let e = Cli::try_parse_from(["millbase", "probe", "--bogus", "x"]).unwrap_err();
+        let line = parse_error_line(&e).unwrap();
+        assert!(line.contains("usage: millbase probe"), "{line}");
+        let help = Cli::try_parse_from(["millbase", "--help"]).unwrap_err();
+        assert!(parse_error_line(&help).is_none());
     }
 }

@@ -1,22 +1,17 @@
-//! `probe`, `pv` and `verify`: perfect-play queries and the independent table check.
+//! `probe` and `pv`: perfect-play queries.
 
-use super::generate::{sectors_in_dir, table_dir};
+use super::generate::table_dir;
 use super::{CliError, VariantArg, emit, position_arg};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use millbase::index::Sector;
 use millbase::notation::format_move;
 use millbase::notation::parse_position_info;
-use millbase::plan::successor_sectors;
 use millbase::position::Position;
 use millbase::probe::{ProbeError, Tablebase};
 use millbase::rules::Variant;
-use millbase::table::{FileKind, TableError, TableSet, Wdl};
+use millbase::table::{FileKind, TableDir, TableError, Wdl};
 use millbase::value::{NMoveRule, RuleValue};
-use millbase::verify::{Mismatch, ValueLookup, verify_sector_under};
-use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `millbase probe`.
 #[derive(Debug, Args)]
@@ -79,23 +74,6 @@ pub struct PvArgs {
     position: Vec<String>,
 }
 
-/// Arguments of `millbase verify`.
-#[derive(Debug, Args)]
-pub struct VerifyArgs {
-    #[command(flatten)]
-    variant: VariantArg,
-    /// Directory of the tables [default: data/<variant>].
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
-    /// Do not draw a progress bar.
-    #[arg(long)]
-    quiet: bool,
-    /// Verify only these sectors (their successors' tables must be there too); default:
-    /// every table in the directory.
-    #[arg(value_name = "SECTOR")]
-    sectors: Vec<String>,
-}
-
 fn probe_error(e: ProbeError) -> CliError {
     match e {
         ProbeError::Position(_) | ProbeError::Impossible(_) => CliError::usage(e.to_string()),
@@ -148,21 +126,26 @@ fn headline(v: RuleValue, rule: NMoveRule, counter: u32) -> String {
     }
 }
 
-fn open(variant: &VariantArg, dir: &Option<PathBuf>) -> Result<(Variant, Tablebase), CliError> {
+fn open(
+    variant: &VariantArg,
+    dir: &Option<PathBuf>,
+) -> Result<(Variant, Tablebase, PathBuf), CliError> {
     let v = variant.get()?;
-    let tb = Tablebase::open(table_dir(dir, &v), v).map_err(probe_error)?;
-    Ok((v, tb))
+    let dir = table_dir(dir, &v);
+    let tb = Tablebase::open(&dir, v).map_err(probe_error)?;
+    Ok((v, tb, dir))
 }
 
-/// Is this the error of a directory that holds WDL files but no distance files?
-fn distances_missing(e: &ProbeError) -> bool {
+/// Is this the error of a missing distance file in a WDL-only directory (at least one
+/// `.mbw` file and no `.mbd` file at all)? Anywhere else a missing half is an error.
+fn wdl_only_miss(e: &ProbeError, dir: &Path) -> bool {
     matches!(
         e,
         ProbeError::Table(TableError::Missing {
             kind: FileKind::Distance,
             ..
         })
-    )
+    ) && TableDir::scan(dir).is_ok_and(|t| t.wdl_only())
 }
 
 /// `millbase probe` on a WDL-only directory: win/draw/loss without plies.
@@ -213,10 +196,10 @@ fn probe_wdl(
 
 /// `millbase probe`.
 pub fn run_probe(args: &ProbeArgs) -> Result<(), CliError> {
-    let (v, tb) = open(&args.variant, &args.dir)?;
+    let (v, tb, dir) = open(&args.variant, &args.dir)?;
     let (pos, counter) = position_and_counter(&v, &args.position, &args.counter)?;
     let value = match tb.value_at(&pos, counter) {
-        Err(e) if distances_missing(&e) => {
+        Err(e) if wdl_only_miss(&e, &dir) => {
             return probe_wdl(args, &v, &tb, &pos, counter);
         }
         other => other.map_err(probe_error)?,
@@ -254,9 +237,17 @@ pub fn run_probe(args: &ProbeArgs) -> Result<(), CliError> {
 
 /// `millbase pv`.
 pub fn run_pv(args: &PvArgs) -> Result<(), CliError> {
-    let (v, tb) = open(&args.variant, &args.dir)?;
+    let (v, tb, dir) = open(&args.variant, &args.dir)?;
     let (pos, counter) = position_and_counter(&v, &args.position, &args.counter)?;
-    let value = tb.value_at(&pos, counter).map_err(probe_error)?;
+    let value = match tb.value_at(&pos, counter) {
+        Err(e) if wdl_only_miss(&e, &dir) => {
+            return Err(CliError::usage(format!(
+                "pv needs distance tables (.mbd files): {} holds WDL files only",
+                dir.display()
+            )));
+        }
+        other => other.map_err(probe_error)?,
+    };
     let rule = tb.rule();
     let line = tb
         .principal_variation_at(&pos, counter, args.max_plies)
@@ -271,135 +262,4 @@ pub fn run_pv(args: &PvArgs) -> Result<(), CliError> {
         format!("{}\n{}\n", headline(value, rule, counter), moves.join(" "))
     };
     emit(&text)
-}
-
-/// Whole sectors loaded for verification.
-struct Loaded(HashMap<Sector, Vec<u16>>);
-
-impl ValueLookup for Loaded {
-    fn values(&self, sector: Sector) -> Option<&[u16]> {
-        self.0.get(&sector).map(|v| v.as_slice())
-    }
-}
-
-/// `millbase verify`: every checksum, then every value re-derived from its successors.
-pub fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
-    let v = args.variant.get()?;
-    let dir = table_dir(&args.dir, &v);
-    let mut sectors = sectors_in_dir(&dir)?;
-    if !args.sectors.is_empty() {
-        let wanted = crate::cli::generate::parse_sectors(&v, &args.sectors)?;
-        if let Some(s) = wanted.iter().find(|s| !sectors.contains(s)) {
-            return Err(CliError::usage(format!(
-                "no table of sector {s} in {}",
-                dir.display()
-            )));
-        }
-        sectors.retain(|s| wanted.contains(s));
-    }
-    if sectors.is_empty() {
-        return Err(CliError::usage(format!(
-            "no tables of variant {} in {}",
-            v.name,
-            dir.display()
-        )));
-    }
-    let tables = TableSet::new(&dir, v).with_cache_bytes(0);
-    // The tables' N-move rule (every file must have the same; a file of another rule is
-    // reported as damaged when it is checked).
-    let rule = tables.detect_rule().ok().flatten().unwrap_or_default();
-    let work: u64 = sectors
-        .iter()
-        .filter_map(|&s| tables.index(s).ok().map(|i| i.slots()))
-        .sum();
-    let bar = if args.quiet {
-        ProgressBar::with_draw_target(Some(work), ProgressDrawTarget::hidden())
-    } else {
-        ProgressBar::new(work)
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "verify {msg:>14} [{bar:32}] {percent:>3}% {per_sec} ETA {eta}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    let mut bad: Vec<String> = Vec::new();
-    let mut checked_total = 0u64;
-    let mut cache: HashMap<Sector, Vec<u16>> = HashMap::new();
-    for &s in &sectors {
-        bar.set_message(s.to_string());
-        let file = millbase::table::wdl_path(&dir, s);
-        if let Err(e) = tables.check_sector(s) {
-            bar.suspend(|| eprintln!("{}: damaged: {e}", file.display()));
-            bad.push(file.display().to_string());
-            continue;
-        }
-        // Load the sector and everything its moves lead to; keep only those still needed.
-        let mut needed: Vec<Sector> = successor_sectors(&v, s);
-        needed.push(s);
-        cache.retain(|k, _| needed.contains(k));
-        for &n in &needed {
-            if cache.contains_key(&n) {
-                continue;
-            }
-            match tables.read_values(n) {
-                Ok(vals) => {
-                    cache.insert(n, vals);
-                }
-                Err(e) if n == s => {
-                    bar.suspend(|| eprintln!("{}: unreadable: {e}", file.display()));
-                    bad.push(file.display().to_string());
-                }
-                Err(_) => {} // reported as a missing successor sector below
-            }
-        }
-        if !cache.contains_key(&s) {
-            continue;
-        }
-        let lookup = Loaded(std::mem::take(&mut cache));
-        let advance = |n| bar.inc(n);
-        let (checked, wrong, report) = verify_sector_under(&v, s, &lookup, rule, 5, &advance);
-        cache = lookup.0;
-        checked_total += checked;
-        if wrong > 0 {
-            let mut msg = format!(
-                "{}: {wrong} values disagree with their successors",
-                file.display()
-            );
-            for m in &report {
-                let _ = write!(msg, "\n  {}", describe(m));
-            }
-            bar.suspend(|| eprintln!("{msg}"));
-            bad.push(file.display().to_string());
-        }
-    }
-    bar.finish_and_clear();
-    if bad.is_empty() {
-        emit(&format!(
-            "ok: {} sectors, {checked_total} positions, every checksum and every value agrees\n",
-            sectors.len()
-        ))
-    } else {
-        Err(CliError::failure(format!(
-            "verification failed for {} file(s): {}",
-            bad.len(),
-            bad.join(", ")
-        )))
-    }
-}
-
-fn describe(m: &Mismatch) -> String {
-    match m {
-        Mismatch::Value {
-            slot,
-            stored,
-            derived,
-        } => format!(
-            "slot {slot}: stored {}, successors give {derived}",
-            stored.map_or("nothing".into(), |v| v.to_string())
-        ),
-        Mismatch::MissingSector(s) => format!("successor sector {s} is missing"),
-        Mismatch::Usage(slot) => format!("slot {slot}: used/unused marking is wrong"),
-    }
 }

@@ -4,7 +4,7 @@
 
 use super::{
     BLOCK_ENTRY_LEN, COMPRESSION_ZSTD, Corruption, FileKind, HEADER_LEN, INDEX_SCHEME, MAGIC,
-    TRAILER_LEN, VERSION,
+    MAX_BLOCK_SLOTS, TRAILER_LEN, VERSION,
 };
 use crate::index::Sector;
 use crate::rules::Variant;
@@ -116,12 +116,16 @@ impl Header {
         h
     }
 
-    /// Decode and check the header of `file` (the whole file's bytes): magic, version,
-    /// header checksum, field ranges, then variant, rules fingerprint, kind, sector and slot
-    /// count against the expectation, then the block table's bounds and checksum and the file
-    /// length. Block contents and the whole-file checksum are not read.
-    pub(crate) fn parse(file: &[u8], expect: &Expect) -> Result<Header, Corruption> {
-        let len = file.len() as u64;
+    /// Decode and check the header from the first bytes of a file of `len` bytes (`file`
+    /// holds its first [`HEADER_LEN`] bytes, or all of a shorter file): magic, version, header
+    /// checksum, field ranges, variant, rules fingerprint, kind, sector and slot count against
+    /// the expectation, and `len` against the smallest and largest length the header allows.
+    /// Nothing past the header is read, so a reader can check the size before mapping.
+    pub(crate) fn parse_header(
+        file: &[u8],
+        len: u64,
+        expect: &Expect,
+    ) -> Result<Header, Corruption> {
         if file.len() < 12 {
             return Err(truncated(len, HEADER_LEN as u64));
         }
@@ -219,7 +223,7 @@ impl Header {
             });
         }
         header.check_fields()?;
-        header.check_block_table(file)?;
+        header.check_length(len)?;
         Ok(header)
     }
 
@@ -265,8 +269,14 @@ impl Header {
                 ));
             }
         }
-        if self.block_slots == 0 || !self.block_slots.is_multiple_of(4) {
-            return bad(format!("block size {} slots", self.block_slots));
+        if self.block_slots == 0
+            || !self.block_slots.is_multiple_of(4)
+            || self.block_slots > MAX_BLOCK_SLOTS
+        {
+            return bad(format!(
+                "block size {} slots (a positive multiple of 4, at most {MAX_BLOCK_SLOTS})",
+                self.block_slots
+            ));
         }
         if self.blocks as u64 != self.slots.div_ceil(self.block_slots as u64) {
             return bad(format!(
@@ -283,9 +293,35 @@ impl Header {
         Ok(())
     }
 
+    /// The largest compressed length of block `block`: see [`max_compressed_len`].
+    pub fn max_block_len(&self, block: u32) -> u64 {
+        max_compressed_len(self.block_bytes(self.slots_in_block(block)) as u64)
+    }
+
+    /// The file length must lie between the header, block table and trailer alone and that
+    /// plus the largest compressed length of every block; checked from the file's metadata
+    /// before anything else is read or mapped.
+    fn check_length(&self, len: u64) -> Result<(), Corruption> {
+        let min = self.blocks_offset() + TRAILER_LEN as u64;
+        if len < min {
+            return Err(truncated(len, min));
+        }
+        let max = match self.blocks {
+            0 => min,
+            n => {
+                let full = self.max_block_len(0);
+                min + (n as u64 - 1) * full + self.max_block_len(n - 1)
+            }
+        };
+        if len > max {
+            return Err(Corruption::TooLong { len, max });
+        }
+        Ok(())
+    }
+
     /// The block table: within the file, matching its checksum, blocks contiguous after it,
-    /// the trailer right after the last block.
-    fn check_block_table(&self, file: &[u8]) -> Result<(), Corruption> {
+    /// each no longer than [`Header::max_block_len`], the trailer right after the last block.
+    pub(crate) fn check_block_table(&self, file: &[u8]) -> Result<(), Corruption> {
         let len = file.len() as u64;
         let table_end = self.blocks_offset();
         if table_end + TRAILER_LEN as u64 > len {
@@ -306,6 +342,14 @@ impl Header {
                     e.offset
                 )));
             }
+            if e.len as u64 > self.max_block_len(b) {
+                return Err(Corruption::BadBlockTable(format!(
+                    "block {b} of {} compressed bytes, more than the {} a block of its size \
+                     may take",
+                    e.len,
+                    self.max_block_len(b)
+                )));
+            }
             next = next.saturating_add(e.len as u64);
         }
         let expected = next.saturating_add(TRAILER_LEN as u64);
@@ -314,6 +358,13 @@ impl Header {
         }
         Ok(())
     }
+}
+
+/// The largest compressed length of a block that decompresses to `bytes` bytes:
+/// `bytes + bytes / 64 + 1024`, more than any zstd frame of that content needs (zstd's own
+/// bound is `bytes + bytes / 256` plus a few dozen bytes).
+pub fn max_compressed_len(bytes: u64) -> u64 {
+    bytes + bytes / 64 + 1024
 }
 
 fn truncated(len: u64, expected: u64) -> Corruption {

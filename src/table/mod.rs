@@ -18,16 +18,19 @@
 //! Writing: [`write_sector`]. Reading: [`TableSet`].
 
 mod cache;
+mod dir;
 mod format;
+pub(crate) mod open;
 mod reader;
 mod writer;
 
+pub use dir::{TableDir, TableFiles, check_table_dir};
 pub use format::Header;
 pub use reader::{
     DEFAULT_CACHE_BYTES, SectorCheck, TableSet, WdlCounts, sector_is_complete,
-    sector_is_complete_under,
+    sector_is_complete_under, sector_status,
 };
-pub use writer::{WriteOptions, WriteReport, write_sector};
+pub use writer::{WriteOptions, WriteReport, is_temporary_of, write_sector};
 
 use crate::index::{Sector, SectorIndex};
 use crate::rules::Variant;
@@ -57,6 +60,9 @@ pub const WDL_EXTENSION: &str = "mbw";
 pub const DISTANCE_EXTENSION: &str = "mbd";
 /// Default block size in slots.
 pub const DEFAULT_BLOCK_SLOTS: u32 = 1 << 16;
+/// Largest block size in slots a file may have (16,777,216: a block decompresses to at most
+/// 32 MiB), so that a reader never allocates more than this per block.
+pub const MAX_BLOCK_SLOTS: u32 = 1 << 24;
 /// Default zstd level.
 pub const DEFAULT_LEVEL: i32 = 9;
 
@@ -239,6 +245,14 @@ pub enum TableError {
         /// What the operating system said.
         error: std::io::Error,
     },
+    /// A table path names something other than a regular file (a named pipe, a device, a
+    /// directory, a dangling symbolic link): only regular files are opened as tables.
+    NotRegular {
+        /// The path.
+        path: PathBuf,
+        /// What it is, e.g. "a named pipe".
+        what: &'static str,
+    },
     /// A file needed to answer is not there.
     Missing {
         /// The path looked for.
@@ -321,6 +335,14 @@ pub enum Corruption {
         /// Length implied by the header and block table.
         expected: u64,
     },
+    /// The file is longer than any file with its header can be (checked from the file's
+    /// metadata before anything past the header is read or mapped).
+    TooLong {
+        /// Actual length.
+        len: u64,
+        /// The largest length the header allows.
+        max: u64,
+    },
     /// The block table is out of bounds, out of order or does not match its checksum.
     BadBlockTable(String),
     /// A compressed block does not match its checksum.
@@ -385,6 +407,10 @@ impl fmt::Display for Corruption {
             Corruption::Truncated { len, expected } => {
                 write!(f, "truncated or padded: {len} bytes, expected {expected}")
             }
+            Corruption::TooLong { len, max } => write!(
+                f,
+                "{len} bytes, more than the {max} bytes its header allows (not a table or damaged)"
+            ),
             Corruption::BadBlockTable(what) => write!(f, "bad block table: {what}"),
             Corruption::BlockChecksum { block } => {
                 write!(f, "block {block}: checksum mismatch (damaged data)")
@@ -422,6 +448,11 @@ impl fmt::Display for TableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TableError::Io { path, error } => write!(f, "{}: {error}", path.display()),
+            TableError::NotRegular { path, what } => write!(
+                f,
+                "{}: not a regular file but {what} (tables are read from regular files only)",
+                path.display()
+            ),
             TableError::Missing { path, sector, kind } => write!(
                 f,
                 "{}: no such file: the {kind} table of sector {sector} is needed",
@@ -437,6 +468,37 @@ impl fmt::Display for TableError {
                 slots,
             } => write!(f, "slot {slot} of sector {sector}, which has {slots} slots"),
             TableError::InvalidInput(what) => f.write_str(what),
+        }
+    }
+}
+
+impl TableError {
+    /// The file or directory the error is about, if it names one.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            TableError::Io { path, .. }
+            | TableError::NotRegular { path, .. }
+            | TableError::Missing { path, .. }
+            | TableError::Corrupt { path, .. } => Some(path),
+            _ => None,
+        }
+    }
+
+    /// What is wrong, in a word or two, without the path: "missing", "damaged",
+    /// "unreadable", "not a regular file" (or "invalid" for errors that name no file).
+    pub fn kind_word(&self) -> &'static str {
+        match self {
+            TableError::Missing { .. } => "missing",
+            TableError::Corrupt { problem, .. } => match problem {
+                Corruption::WrongMagic => "not a table",
+                Corruption::Version(_) => "of another format version",
+                Corruption::OtherVariant { .. } | Corruption::OtherRules { .. } => "of other rules",
+                Corruption::OtherSector { .. } => "of another sector",
+                _ => "damaged",
+            },
+            TableError::Io { .. } => "unreadable",
+            TableError::NotRegular { .. } => "not a regular file",
+            _ => "invalid",
         }
     }
 }

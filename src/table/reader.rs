@@ -4,6 +4,7 @@
 
 use super::cache::{BlockCache, Key};
 use super::format::{Expect, Header, block_entry, stored_file_checksum};
+use super::open::{open_regular, read_prefix};
 use super::{
     Corruption, FLAG_UNREACHABLE_DONT_CARE, FileKind, SYMBOL_DRAW, SYMBOL_LOSS, SYMBOL_RULE_DRAW,
     SYMBOL_WIN, TRAILER_LEN, TableError, Wdl, for_each_orbit_run, is_used, table_path,
@@ -38,48 +39,48 @@ struct TableFile {
 }
 
 impl TableFile {
-    /// Map `path` and check its header and block table against `expect`.
+    /// Open `path` (a regular file only), check its header and its length against `expect`
+    /// and the file's metadata, then map it and check its block table.
     fn open(path: &Path, sector: Sector, expect: &Expect) -> Result<TableFile, TableError> {
-        let io = |error: std::io::Error| {
-            if error.kind() == std::io::ErrorKind::NotFound {
-                TableError::Missing {
-                    path: path.to_path_buf(),
-                    sector,
-                    kind: expect.kind,
-                }
-            } else {
-                TableError::Io {
-                    path: path.to_path_buf(),
-                    error,
-                }
-            }
+        let io = |error: std::io::Error| TableError::Io {
+            path: path.to_path_buf(),
+            error,
         };
-        let file = fs::File::open(path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
         let corrupt = |problem| TableError::Corrupt {
             path: path.to_path_buf(),
             problem,
         };
-        if len < super::HEADER_LEN as u64 {
-            // Too short for any header: nothing worth mapping (and empty maps fail).
-            let bytes = fs::read(path).map_err(io)?;
-            return Err(corrupt(Header::parse(&bytes, expect).err().unwrap_or(
-                Corruption::Truncated {
-                    len,
-                    expected: super::HEADER_LEN as u64,
-                },
-            )));
-        }
+        let opened = open_regular(path, || TableError::Missing {
+            path: path.to_path_buf(),
+            sector,
+            kind: expect.kind,
+        })?;
+        // The header and the length it allows are checked before anything else is read.
+        let first = read_prefix(&opened, super::HEADER_LEN).map_err(io)?;
+        let header = Header::parse_header(&first, opened.len, expect).map_err(corrupt)?;
         // SAFETY: table files are only ever replaced by rename, never modified in place, so
         // the mapped bytes do not change under us. Damaged bytes are caught by the checks.
-        let map = unsafe { Mmap::map(&file) }.map_err(io)?;
-        let header = Header::parse(&map, expect).map_err(corrupt)?;
+        let map = unsafe { Mmap::map(&opened.file) }.map_err(io)?;
+        if map.len() as u64 != opened.len {
+            // Changed since its length was read: not a file written by rename.
+            return Err(corrupt(Corruption::Truncated {
+                len: map.len() as u64,
+                expected: opened.len,
+            }));
+        }
+        header.check_block_table(&map).map_err(corrupt)?;
         Ok(TableFile {
             path: path.to_path_buf(),
             map,
             header,
             id: NEXT_FILE_ID.fetch_add(1, Ordering::Relaxed),
         })
+    }
+
+    /// Does the whole-file checksum in the trailer match?
+    fn file_checksum_ok(&self) -> bool {
+        let body = &self.map[..self.map.len() - TRAILER_LEN];
+        xxh3_64(body) == stored_file_checksum(&self.map)
     }
 
     fn corrupt(&self, problem: Corruption) -> TableError {
@@ -125,8 +126,7 @@ impl TableFile {
         (0..self.header.blocks)
             .into_par_iter()
             .try_for_each(|b| self.decode_block(b).map(drop))?;
-        let body = &self.map[..self.map.len() - TRAILER_LEN];
-        if xxh3_64(body) != stored_file_checksum(&self.map) {
+        if !self.file_checksum_ok() {
             return Err(self.corrupt(Corruption::FileChecksum));
         }
         Ok(())
@@ -536,6 +536,57 @@ impl TableSet {
         Ok(out)
     }
 
+    /// Win, draw or loss of every slot of `sector` from its WDL file alone, in the 16-bit
+    /// encoding of [`crate::value`] with distance 0 (a win is `Win(0)`, a loss `Loss(0)`;
+    /// [`UNUSED`] at unused slots): for checks of a WDL-only directory.
+    pub fn read_wdl_values(&self, sector: Sector) -> Result<Vec<u16>, TableError> {
+        let e = self.entry(sector)?;
+        let wdl = self.file(e, FileKind::Wdl)?;
+        let block_slots = wdl.header.block_slots as usize;
+        let rule = self.current_rule();
+        let reach = self.dont_care_filter(e, wdl);
+        let mut out = vec![0u16; e.index.slots() as usize];
+        out.par_chunks_mut(block_slots)
+            .enumerate()
+            .try_for_each(|(b, chunk)| {
+                let wb = wdl.decode_block(b as u32)?;
+                let start = (b * block_slots) as u64;
+                let mut bad = None;
+                let mut unreachable = Vec::new();
+                for_each_orbit_run(&e.index, start..start + chunk.len() as u64, |run, all| {
+                    if let Some(f) = &reach {
+                        unreachable_in_run(&e.index, f, run.clone(), &mut unreachable);
+                    }
+                    for slot in run.clone() {
+                        let j = (slot - start) as usize;
+                        chunk[j] = if unreachable.get((slot - run.start) as usize) == Some(&true)
+                            || (!all && e.index.position(slot).is_none())
+                        {
+                            UNUSED
+                        } else {
+                            let symbol = wdl_symbol(&wb, j);
+                            match wdl_of_symbol(symbol, rule) {
+                                Some(Wdl::Draw) => Value::Draw.encode(),
+                                Some(Wdl::Win) => Value::Win(0).encode(),
+                                Some(Wdl::Loss) => Value::Loss(0).encode(),
+                                None => {
+                                    bad.get_or_insert((slot, symbol as u16));
+                                    0
+                                }
+                            }
+                        };
+                    }
+                });
+                match bad {
+                    None => Ok(()),
+                    Some((slot, symbol)) => {
+                        Err(wdl.corrupt(Corruption::BadSymbol { slot, symbol }))
+                    }
+                }
+            })?;
+        Ok(out)
+    }
+
     /// Count the wins, losses and draws of `sector` from its WDL file alone.
     pub fn wdl_counts(&self, sector: Sector) -> Result<WdlCounts, TableError> {
         let e = self.entry(sector)?;
@@ -670,12 +721,27 @@ pub fn sector_is_complete_under(
     rule: NMoveRule,
     sector: Sector,
 ) -> bool {
+    sector_status(dir, variant, rule, sector).is_ok()
+}
+
+/// Why `sector` in `dir` is not complete under `rule` ([`sector_is_complete_under`]), naming
+/// the file: the first of its two files (WDL, then distance) that is missing, not a regular
+/// file, unreadable, damaged or of another rule, or the distance file when it was not
+/// written with the WDL file.
+pub fn sector_status(
+    dir: &Path,
+    variant: &Variant,
+    rule: NMoveRule,
+    sector: Sector,
+) -> Result<(), TableError> {
     if !sector.fits(variant) {
-        return false;
+        return Err(TableError::NoSuchSector {
+            sector,
+            variant: variant.name,
+        });
     }
     let slots = SectorIndex::new(variant, sector).slots();
-    let read = |kind| -> Option<(Header, u64)> {
-        let bytes = fs::read(table_path(dir, sector, kind)).ok()?;
+    let open = |kind| {
         let expect = Expect {
             variant,
             kind,
@@ -683,14 +749,18 @@ pub fn sector_is_complete_under(
             slots,
             rule: Some(rule),
         };
-        let header = Header::parse(&bytes, &expect).ok()?;
-        let sum = stored_file_checksum(&bytes);
-        (xxh3_64(&bytes[..bytes.len() - TRAILER_LEN]) == sum).then_some((header, sum))
+        let file = TableFile::open(&table_path(dir, sector, kind), sector, &expect)?;
+        if !file.file_checksum_ok() {
+            return Err(file.corrupt(Corruption::FileChecksum));
+        }
+        Ok(file)
     };
-    match (read(FileKind::Wdl), read(FileKind::Distance)) {
-        (Some((wdl, _)), Some((dist, sum))) => companions(&wdl, &dist, sum),
-        _ => false,
+    let wdl = open(FileKind::Wdl)?;
+    let dist = open(FileKind::Distance)?;
+    if !companions(&wdl.header, &dist.header, stored_file_checksum(&dist.map)) {
+        return Err(dist.corrupt(Corruption::NotCompanion));
     }
+    Ok(())
 }
 
 /// Was the distance file with this header and whole-file checksum written with this WDL

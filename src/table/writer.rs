@@ -4,8 +4,8 @@
 use super::format::{BlockEntry, Header};
 use super::{
     BLOCK_ENTRY_LEN, COMPRESSION_ZSTD, DEFAULT_BLOCK_SLOTS, DEFAULT_LEVEL, FileKind, HEADER_LEN,
-    INDEX_SCHEME, SYMBOL_DRAW, TRAILER_LEN, TableError, distance_path, for_each_orbit_run,
-    symbols_of, wdl_path,
+    INDEX_SCHEME, MAX_BLOCK_SLOTS, SYMBOL_DRAW, TRAILER_LEN, TableError, distance_path,
+    for_each_orbit_run, symbols_of, wdl_path,
 };
 use crate::index::{Sector, SectorIndex};
 use crate::reach::ReachFilter;
@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -96,9 +97,12 @@ pub fn write_sector(
 ) -> Result<WriteReport, TableError> {
     let start = Instant::now();
     let invalid = |what: String| Err(TableError::InvalidInput(what));
-    if options.block_slots == 0 || !options.block_slots.is_multiple_of(4) {
+    if options.block_slots == 0
+        || !options.block_slots.is_multiple_of(4)
+        || options.block_slots > MAX_BLOCK_SLOTS
+    {
         return invalid(format!(
-            "block size {} slots: must be a positive multiple of 4",
+            "block size {} slots: must be a positive multiple of 4, at most {MAX_BLOCK_SLOTS}",
             options.block_slots
         ));
     }
@@ -332,19 +336,52 @@ fn assemble(mut header: Header, blocks: &[Compressed]) -> Vec<u8> {
     out
 }
 
-/// Write `bytes` to `path` atomically: a temporary file beside it, fsync, rename, fsync of
-/// the directory.
+/// Source of the per-write part of temporary names, unique in the process.
+static NEXT_TEMPORARY: AtomicU64 = AtomicU64::new(0);
+
+/// A temporary name beside `path` that no other write uses: `<name>.<pid>-<n>.tmp`, with
+/// this process's id and a number unique in the process (see [`is_temporary_of`]).
+pub(crate) fn temporary_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    let n = NEXT_TEMPORARY.fetch_add(1, Ordering::Relaxed);
+    name.push(format!(".{}-{n}.tmp", std::process::id()));
+    PathBuf::from(name)
+}
+
+/// Is `name` a temporary name of the table file named `file_name` (of any process, or the
+/// `<name>.tmp` of earlier versions)?
+pub fn is_temporary_of(name: &str, file_name: &str) -> bool {
+    let Some(rest) = name
+        .strip_prefix(file_name)
+        .and_then(|r| r.strip_suffix(".tmp"))
+    else {
+        return false;
+    };
+    rest.is_empty()
+        || rest.strip_prefix('.').is_some_and(|id| {
+            let mut parts = id.split('-');
+            let digits = |p: Option<&str>| {
+                p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            };
+            digits(parts.next()) && digits(parts.next()) && parts.next().is_none()
+        })
+}
+
+/// Write `bytes` to `path` atomically: a temporary file of a name no other write uses
+/// ([`temporary_path`], created exclusively), fsync, rename over `path`, fsync of the
+/// directory. The temporary file is removed if anything fails before the rename.
 fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), TableError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
         move |error| TableError::Io { path, error }
     };
     fs::create_dir_all(dir).map_err(io(dir))?;
-    let mut tmp_name = path.as_os_str().to_owned();
-    tmp_name.push(".tmp");
-    let tmp = PathBuf::from(tmp_name);
+    let tmp = temporary_path(path);
     let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()
     })();
@@ -352,10 +389,40 @@ fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), TableError>
         let _ = fs::remove_file(&tmp);
         return Err(io(&tmp)(e));
     }
-    fs::rename(&tmp, path).map_err(io(path))?;
+    if let Err(e) = fs::rename(&tmp, path) {
+        let _ = fs::remove_file(&tmp);
+        return Err(io(path)(e));
+    }
     // Make the rename itself durable (a directory can be opened and synced on Unix).
     if let Ok(d) = fs::File::open(dir) {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temporary_names_are_unique_and_recognised() {
+        let path = Path::new("/d/3-3-0-0.mbw");
+        let (a, b) = (temporary_path(path), temporary_path(path));
+        assert_ne!(a, b);
+        for t in [&a, &b] {
+            let name = t.file_name().unwrap().to_str().unwrap();
+            assert!(name.contains(&std::process::id().to_string()), "{name}");
+            assert!(is_temporary_of(name, "3-3-0-0.mbw"), "{name}");
+            assert!(!is_temporary_of(name, "3-3-0-0.mbd"), "{name}");
+        }
+        assert!(is_temporary_of("3-3-0-0.mbw.tmp", "3-3-0-0.mbw"));
+        for other in [
+            "3-3-0-0.mbw",
+            "3-3-0-0.mbw.x.tmp",
+            "3-3-0-0.mbw.1-.tmp",
+            "3-3-0-0.lock",
+        ] {
+            assert!(!is_temporary_of(other, "3-3-0-0.mbw"), "{other}");
+        }
+    }
 }

@@ -1,0 +1,178 @@
+//! The table files of a directory, and the one rule for missing halves.
+//!
+//! A directory is **WDL-only** when it holds at least one `.mbw` file and no `.mbd` file at
+//! all: it answers win/draw/loss questions without distances. In any other directory every
+//! sector needs both of its files, and a `.mbw` without its `.mbd` (or a `.mbd` without its
+//! `.mbw`, an orphan) is an error naming the missing file. docs/FORMAT.md states the rule.
+
+use super::{DISTANCE_EXTENSION, FileKind, TableError, WDL_EXTENSION, table_path};
+use crate::index::Sector;
+use std::collections::BTreeMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Which files of a sector a directory holds (by name: they may still be damaged, or not
+/// regular files).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableFiles {
+    /// A `.mbw` entry is there.
+    pub wdl: bool,
+    /// A `.mbd` entry is there.
+    pub distance: bool,
+}
+
+/// The table files found in a directory, by sector.
+#[derive(Clone, Debug)]
+pub struct TableDir {
+    dir: PathBuf,
+    sectors: BTreeMap<Sector, TableFiles>,
+}
+
+/// Check that `dir` is a directory that can be listed, with a one-line error naming it in
+/// the user's terms otherwise: "no such directory", "not a directory", or what the system
+/// said.
+pub fn check_table_dir(dir: &Path) -> Result<(), TableError> {
+    let err = |kind: io::ErrorKind, what: &str| TableError::Io {
+        path: dir.to_path_buf(),
+        error: io::Error::new(kind, what.to_string()),
+    };
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(err(io::ErrorKind::NotADirectory, "not a directory")),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            Err(err(io::ErrorKind::NotFound, "no such directory"))
+        }
+        Err(e) => Err(TableError::Io {
+            path: dir.to_path_buf(),
+            error: e,
+        }),
+    }
+}
+
+impl TableDir {
+    /// List the entries of `dir` named like table files (`<w>-<b>-<wf>-<bf>.mbw` or `.mbd`);
+    /// other entries (temporary files, lock files, anything else) are ignored.
+    pub fn scan(dir: &Path) -> Result<TableDir, TableError> {
+        check_table_dir(dir)?;
+        let io = |error| TableError::Io {
+            path: dir.to_path_buf(),
+            error,
+        };
+        let mut sectors: BTreeMap<Sector, TableFiles> = BTreeMap::new();
+        for entry in std::fs::read_dir(dir).map_err(io)? {
+            let name = entry.map_err(io)?.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let Some((stem, ext)) = name.rsplit_once('.') else {
+                continue;
+            };
+            let Ok(sector) = stem.parse::<Sector>() else {
+                continue;
+            };
+            // Only the canonical spelling, so that the file is the one readers open.
+            if sector.file_stem() != stem {
+                continue;
+            }
+            let files = sectors.entry(sector).or_default();
+            match ext {
+                WDL_EXTENSION => files.wdl = true,
+                DISTANCE_EXTENSION => files.distance = true,
+                _ => {}
+            }
+        }
+        sectors.retain(|_, f| f.wdl || f.distance);
+        Ok(TableDir {
+            dir: dir.to_path_buf(),
+            sectors,
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// No table file at all?
+    pub fn is_empty(&self) -> bool {
+        self.sectors.is_empty()
+    }
+
+    /// Every sector with at least one file, in [`Sector`] order.
+    pub fn sectors(&self) -> impl Iterator<Item = Sector> + '_ {
+        self.sectors.keys().copied()
+    }
+
+    /// The files of `sector` the directory holds.
+    pub fn files(&self, sector: Sector) -> TableFiles {
+        self.sectors.get(&sector).copied().unwrap_or_default()
+    }
+
+    /// Is this a WDL-only directory: at least one `.mbw` file and no `.mbd` file at all?
+    pub fn wdl_only(&self) -> bool {
+        self.sectors.values().any(|f| f.wdl) && !self.sectors.values().any(|f| f.distance)
+    }
+
+    /// The error for a missing half of `sector` under the rule: in a WDL-only directory the
+    /// WDL file is needed, in any other directory both files are; `None` when the files the
+    /// rule asks for are there (they may still be damaged).
+    pub fn missing_half(&self, sector: Sector) -> Option<TableError> {
+        let files = self.files(sector);
+        let missing = if !files.wdl {
+            FileKind::Wdl
+        } else if !files.distance && !self.wdl_only() {
+            FileKind::Distance
+        } else {
+            return None;
+        };
+        Some(TableError::Missing {
+            path: table_path(&self.dir, sector, missing),
+            sector,
+            kind: missing,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rule_for_missing_halves() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let touch = |name: &str| std::fs::write(d.join(name), b"").unwrap();
+        let (s33, s34) = (Sector::moving(3, 3), Sector::moving(3, 4));
+        assert!(TableDir::scan(d).unwrap().is_empty());
+        for name in [
+            "3-3-0-0.mbw",
+            "3-4-0-0.mbw",
+            "3-3.mbw",
+            "4-4-0-0.mbw.1-2.tmp",
+            "x.mbd",
+        ] {
+            touch(name);
+        }
+        let t = TableDir::scan(d).unwrap();
+        assert!(t.wdl_only());
+        assert_eq!(t.sectors().collect::<Vec<_>>(), vec![s33, s34]);
+        assert!(t.missing_half(s33).is_none());
+        // One distance file: every sector needs both halves.
+        touch("3-3-0-0.mbd");
+        let t = TableDir::scan(d).unwrap();
+        assert!(!t.wdl_only());
+        assert!(t.missing_half(s33).is_none());
+        let e = t.missing_half(s34).unwrap();
+        assert_eq!(e.path(), Some(d.join("3-4-0-0.mbd").as_path()));
+        // An orphaned distance file.
+        std::fs::remove_file(d.join("3-3-0-0.mbw")).unwrap();
+        let e = TableDir::scan(d).unwrap().missing_half(s33).unwrap();
+        assert_eq!(e.path(), Some(d.join("3-3-0-0.mbw").as_path()));
+        // Not a directory, no directory.
+        let e = TableDir::scan(&d.join("3-3-0-0.mbd")).unwrap_err();
+        assert!(
+            e.to_string().ends_with("3-3-0-0.mbd: not a directory"),
+            "{e}"
+        );
+        let e = TableDir::scan(&d.join("nothing")).unwrap_err();
+        assert!(e.to_string().ends_with("nothing: no such directory"), "{e}");
+    }
+}
