@@ -12,6 +12,7 @@ use millbase::table::{
     FileKind, HEADER_LEN, TableSet, WriteOptions, distance_path, sector_is_complete, sector_status,
     table_path, wdl_path, write_sector,
 };
+use millbase::value::NMoveRule;
 use proptest::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
@@ -137,7 +138,7 @@ fn exercise(p: &Path) {
     let _ = set.check_file(&distance_path(p, S33));
     let _ = set.header(S33, FileKind::Distance);
     let _ = sector_is_complete(p, &three(), S33);
-    let _ = sector_status(p, &three(), S33);
+    let _ = sector_status(p, &three(), NMoveRule::NONE, S33);
 }
 
 fn kind() -> impl Strategy<Value = FileKind> {
@@ -238,7 +239,7 @@ fn a_huge_sparse_file_is_refused_from_its_metadata() {
     let e = TableSet::new(p, three()).value(S33, 1).unwrap_err();
     assert!(e.to_string().contains("more than the"), "{e}");
     assert!(e.to_string().contains("3-3-0-0.mbd"), "{e}");
-    assert!(sector_status(p, &three(), S33).is_err());
+    assert!(sector_status(p, &three(), NMoveRule::NONE, S33).is_err());
     assert!(LARGEST.load(Ordering::Relaxed) < ALLOCATION_BOUND);
     assert!(
         start.elapsed().as_secs() < 5,
