@@ -113,3 +113,96 @@ pub fn choose(oracle: &Oracle, game: &Game, moves: &[MoveValue], seed: u64) -> O
         replies_keeping: keeping,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::game::DrawRules;
+    use crate::notation::format_move;
+    use crate::rules::Variant;
+
+    /// White wins in 7; both sides then fly a stone away and back, so that black's b6-a7
+    /// would bring the start position back for the third time.
+    fn shuffled() -> Game {
+        let fen = "O***O***/********/@O**@**@ w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes";
+        let moves = [
+            "d5-c5", "a7-b6", "c5-d5", "b6-a7", "d5-c5", "a7-b6", "c5-d5",
+        ];
+        Game::from_text(Variant::standard(), DrawRules::default(), fen, &moves).unwrap()
+    }
+
+    /// Made-up values: the repeating move gets `repeat`, every other move `other`.
+    fn values(game: &Game, repeat: Value, other: Value) -> Vec<MoveValue> {
+        let v = game.variant();
+        crate::movegen::legal_moves(v, game.position(), crate::movegen::Convention::Combined)
+            .into_iter()
+            .map(|mv| MoveValue {
+                mv,
+                value: if format_move(v, mv) == "b6-a7" {
+                    repeat
+                } else {
+                    other
+                },
+            })
+            .collect()
+    }
+
+    #[test]
+    fn draw_rules_come_before_table_values() {
+        let game = shuffled();
+        let v = *game.variant();
+        let oracle = Oracle::none(v);
+        // A faster win that repeats the position a third time is only a draw.
+        let c = choose(
+            &oracle,
+            &game,
+            &values(&game, Value::Win(3), Value::Win(5)),
+            0,
+        )
+        .unwrap();
+        assert_ne!(format_move(&v, c.mv), "b6-a7");
+        assert_eq!(c.value, Value::Win(5));
+        // A losing side takes the draw.
+        let c = choose(
+            &oracle,
+            &game,
+            &values(&game, Value::Loss(10), Value::Loss(4)),
+            0,
+        )
+        .unwrap();
+        assert_eq!(format_move(&v, c.mv), "b6-a7");
+        assert_eq!((c.value, c.table_value), (Value::Draw, Value::Loss(10)));
+        // Without the repetition rule, the N-move rule: the counter is 7, so with N = 8 every
+        // move without a removal draws.
+        let mut g = game.clone();
+        g.set_rules(DrawRules::with_n_move(8, false));
+        let c = choose(&oracle, &g, &values(&g, Value::Win(3), Value::Win(5)), 0).unwrap();
+        assert_eq!(c.value, Value::Draw);
+        g.set_rules(DrawRules::with_n_move(0, false));
+        let c = choose(&oracle, &g, &values(&g, Value::Win(3), Value::Win(5)), 0).unwrap();
+        assert_eq!(
+            (format_move(&v, c.mv).as_str(), c.value),
+            ("b6-a7", Value::Win(3))
+        );
+    }
+
+    #[test]
+    fn ties_break_by_order_or_seed() {
+        let game = shuffled();
+        let v = *game.variant();
+        let oracle = Oracle::none(v);
+        let all_draws = values(&game, Value::Draw, Value::Draw);
+        // b6-a7 repeats (a draw either way): every move is a draw.
+        let first = choose(&oracle, &game, &all_draws, 0).unwrap();
+        assert_eq!(first.mv, all_draws[0].mv);
+        assert_eq!(first.candidates, all_draws.len());
+        let picks: std::collections::HashSet<Move> = (1..40)
+            .map(|seed| choose(&oracle, &game, &all_draws, seed).unwrap().mv)
+            .collect();
+        assert!(picks.len() > 5, "seeds spread the choice: {picks:?}");
+        assert_eq!(
+            choose(&oracle, &game, &all_draws, 17),
+            choose(&oracle, &game, &all_draws, 17)
+        );
+    }
+}

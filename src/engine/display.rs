@@ -148,7 +148,10 @@ black (@) to move; in hand: white 0, black 0
     fn other_boards() {
         let three = Variant::by_name("three").unwrap();
         let d = diagram(&three, &Position::start(&three));
-        assert!(d.starts_with("3 .---.---.\n  |   |   |\n2 .---.---.\n"), "{d}");
+        assert!(
+            d.starts_with("3 .---.---.\n  |   |   |\n2 .---.---.\n"),
+            "{d}"
+        );
         assert!(d.contains("  a   b   c\n"), "{d}");
         let twelve = Variant::by_name("twelve").unwrap();
         let d = diagram(&twelve, &Position::start(&twelve));

@@ -79,10 +79,10 @@ pub fn evaluate(variant: &Variant, pos: &Position) -> i32 {
     let op = 1 - me;
     let us = pos.stones[me];
     let them = pos.stones[op];
-    let material = (i32::from(pos.total(pos.to_move)) - i32::from(pos.total(pos.to_move.other())))
-        * STONE;
-    let potential = (potential_mills(variant, us, them) - potential_mills(variant, them, us))
-        * POTENTIAL_MILL;
+    let material =
+        (i32::from(pos.total(pos.to_move)) - i32::from(pos.total(pos.to_move.other()))) * STONE;
+    let potential =
+        (potential_mills(variant, us, them) - potential_mills(variant, them, us)) * POTENTIAL_MILL;
     let closed = |set: Bits| {
         variant
             .board()

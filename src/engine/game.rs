@@ -223,7 +223,8 @@ impl Game {
     /// The start as `position` commands write it: `startpos` for the variant's initial
     /// position with counter 0, else `fen <position string>`.
     pub fn start_command(&self) -> String {
-        if self.start == Position::start(&self.variant) && self.start_info == PositionInfo::default()
+        if self.start == Position::start(&self.variant)
+            && self.start_info == PositionInfo::default()
         {
             "startpos".to_string()
         } else {
@@ -522,7 +523,10 @@ mod tests {
         let g = Game::new(std(), pos, info, DrawRules::default());
         let r = g.result().unwrap();
         assert_eq!(r.winner, Some(Color::Black));
-        assert_eq!(r.to_string(), "black wins: white has fewer than three stones");
+        assert_eq!(
+            r.to_string(),
+            "black wins: white has fewer than three stones"
+        );
         assert_eq!(r.score_text(), "0-1");
         let g = Game::from_start(std(), DrawRules::default());
         assert_eq!(g.result(), None);

@@ -237,7 +237,9 @@ impl Player for UciPlayer {
         if let Err(e) = self.send(&cmd).and_then(|()| self.send(&go)) {
             return self.broken(e);
         }
-        match self.wait(self.timeout, |l| l.split_whitespace().any(|w| w == "bestmove")) {
+        match self.wait(self.timeout, |l| {
+            l.split_whitespace().any(|w| w == "bestmove")
+        }) {
             Ok(line) => {
                 let mut words = line.split_whitespace();
                 words.find(|&w| w == "bestmove");

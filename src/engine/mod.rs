@@ -218,9 +218,9 @@ impl Engine {
             return None;
         }
         let c = &self.config;
-        let oracle = self.oracle.get_or_insert_with(|| {
-            Arc::new(Oracle::open(&c.table_dir, c.variant, c.rules.n_move))
-        });
+        let oracle = self
+            .oracle
+            .get_or_insert_with(|| Arc::new(Oracle::open(&c.table_dir, c.variant, c.rules.n_move)));
         Some(Arc::clone(oracle))
     }
 

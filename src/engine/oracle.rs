@@ -33,8 +33,8 @@ use crate::rules::Variant;
 use crate::table::TableError;
 use crate::value::Value;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 /// Presence cache states.
 const UNKNOWN: u8 = 0;
@@ -176,10 +176,7 @@ impl Oracle {
             cell.store(ABSENT, Ordering::Relaxed);
             return false;
         };
-        let ok = match tb
-            .tables()
-            .header(sector, crate::table::FileKind::Distance)
-        {
+        let ok = match tb.tables().header(sector, crate::table::FileKind::Distance) {
             Ok(_) => true,
             Err(TableError::Missing { .. }) => false,
             Err(e) => {

@@ -145,7 +145,13 @@ impl Searcher<'_> {
     }
 
     /// Everything before searching a node's moves: a decided score, or the legal moves.
-    fn prelude(&mut self, pos: &Position, ply: usize, counter: u32, h: u64) -> Result<Vec<Move>, i32> {
+    fn prelude(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        counter: u32,
+        h: u64,
+    ) -> Result<Vec<Move>, i32> {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
             self.check_limits();
@@ -214,8 +220,12 @@ impl Searcher<'_> {
                 k += 20_000;
             }
             if our_threats & (1 << mv.to) == 0 && mv.to != NO_SQUARE {
-                let after = (us & !(if mv.from == NO_SQUARE { 0 } else { 1 << mv.from }))
-                    | 1 << mv.to;
+                let after =
+                    (us & !(if mv.from == NO_SQUARE {
+                        0
+                    } else {
+                        1 << mv.from
+                    })) | 1 << mv.to;
                 if mill_threats(self.v, after, them) != 0 {
                     k += 5_000;
                 }
@@ -253,6 +263,10 @@ impl Searcher<'_> {
                 Bound::Upper => s <= alpha,
             };
             if cut {
+                if s.abs() <= DECIDED {
+                    // A stored heuristic score: this iteration is not exact.
+                    self.inexact += 1;
+                }
                 return s;
             }
         }
@@ -406,7 +420,10 @@ pub fn search(input: &SearchInput, tt: &mut TranspositionTable) -> SearchOutput 
     let v = input.variant;
     let root = input.root;
     let mut moves = legal_moves(v, &root, Convention::Combined);
-    assert!(!moves.is_empty(), "search of a position without a legal move");
+    assert!(
+        !moves.is_empty(),
+        "search of a position without a legal move"
+    );
     let mut s = Searcher {
         v,
         oracle: input.oracle,

@@ -16,7 +16,9 @@
 //! with an `info string`, a bad `position` keeps the previous position (with an `info string`
 //! saying why), a bad `go` parameter is ignored. While a search runs, `isready` is answered
 //! at once, `stop` ends it, `quit` ends it and the engine; any other command waits for the
-//! search to finish (an `infinite` search is stopped first) and is then carried out.
+//! search to finish (an `infinite` search is stopped first) and is then carried out. At the
+//! end of the input a running search still answers (an infinite one is stopped), then the
+//! session ends.
 
 use super::game::{DrawRules, Game};
 use super::{Decision, Engine, EngineConfig, Limits, Source};
@@ -42,6 +44,31 @@ const MAX_MOVE_TIME: u64 = 3600;
 const MAX_N_MOVE: u64 = 10_000;
 /// Largest `Hash` in MiB.
 const MAX_HASH: u64 = 4096;
+
+/// `go` parameters followed by a number.
+const GO_NUMBERS: [&str; 8] = [
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "depth",
+    "nodes",
+    "movestogo",
+];
+/// Every `go` parameter.
+const GO_WORDS: [&str; 10] = [
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "depth",
+    "nodes",
+    "movestogo",
+    "infinite",
+    "ponder",
+];
 
 /// How the session was started.
 #[derive(Clone, Debug)]
@@ -159,11 +186,12 @@ impl<W: Write> Session<W> {
                     }
                 }
                 Event::Eof => {
+                    // A bounded search still answers; an infinite one is stopped.
                     self.eof = true;
-                    if self.running.is_some() {
+                    if self.running.as_ref().is_some_and(|r| r.infinite) {
                         self.stop_search();
-                        self.wait_search()?;
                     }
+                    self.wait_search()?;
                 }
                 Event::Done(engine, decision) => self.finished(engine, decision)?,
             }
@@ -275,7 +303,10 @@ impl<W: Write> Session<W> {
         self.say(&format!("id name {NAME}"))?;
         self.say(&format!("id author {AUTHOR}"))?;
         let c = &self.config;
-        let variants: String = Variant::names().iter().map(|n| format!(" var {n}")).collect();
+        let variants: String = Variant::names()
+            .iter()
+            .map(|n| format!(" var {n}"))
+            .collect();
         let dir = c.table_dir.display().to_string();
         let lines = [
             format!(
@@ -468,41 +499,34 @@ impl<W: Write> Session<W> {
         let mut i = 0;
         while i < args.len() {
             let key = args[i];
-            let ms = |i: usize| args.get(i + 1).and_then(|t| t.parse::<u64>().ok());
-            let mut takes_value = true;
+            i += 1;
             match key {
-                "infinite" => {
-                    limits.infinite = true;
-                    takes_value = false;
-                }
-                "ponder" => takes_value = false,
-                "movetime" | "wtime" | "btime" | "winc" | "binc" => match ms(i) {
-                    Some(n) => {
-                        let d = Duration::from_millis(n);
-                        match key {
-                            "movetime" => limits.movetime = Some(d),
-                            "wtime" => limits.time_left[0] = Some(d),
-                            "btime" => limits.time_left[1] = Some(d),
-                            "winc" => limits.increment[0] = d,
-                            _ => limits.increment[1] = d,
-                        }
+                "infinite" => limits.infinite = true,
+                "ponder" => {}
+                k if GO_NUMBERS.contains(&k) => {
+                    let raw = args.get(i).copied().filter(|t| !GO_WORDS.contains(t));
+                    if raw.is_some() {
+                        i += 1;
                     }
-                    None => self.info(&format!("go: {key} needs a number of milliseconds; ignored"))?,
-                },
-                "depth" | "nodes" | "movestogo" => match ms(i) {
-                    Some(n) => match key {
+                    let Some(n) = raw.and_then(|t| t.parse::<u64>().ok()) else {
+                        let found = raw.map_or(String::new(), |t| format!(", found '{t}'"));
+                        self.info(&format!("go: {k} needs a whole number{found}; ignored"))?;
+                        continue;
+                    };
+                    let d = Duration::from_millis(n);
+                    match k {
+                        "movetime" => limits.movetime = Some(d),
+                        "wtime" => limits.time_left[0] = Some(d),
+                        "btime" => limits.time_left[1] = Some(d),
+                        "winc" => limits.increment[0] = d,
+                        "binc" => limits.increment[1] = d,
                         "depth" => limits.depth = Some(n.clamp(1, 64) as u32),
                         "nodes" => limits.nodes = Some(n.max(1)),
-                        _ => limits.moves_to_go = Some(n.min(u32::MAX as u64) as u32),
-                    },
-                    None => self.info(&format!("go: {key} needs a number; ignored"))?,
-                },
-                other => {
-                    takes_value = false;
-                    self.info(&format!("go: unknown parameter '{other}' ignored"))?;
+                        _ => limits.moves_to_go = Some(n.min(u64::from(u32::MAX)) as u32),
+                    }
                 }
+                other => self.info(&format!("go: unknown parameter '{other}' ignored"))?,
             }
-            i += if takes_value && ms(i).is_some() { 2 } else { 1 };
         }
         self.announce_tables()?;
         if let Some(r) = self.game.result() {
