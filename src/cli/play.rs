@@ -10,7 +10,7 @@ use millbase::engine::{Decision, Engine, EngineConfig, Limits, Score, Source};
 use millbase::notation::{PositionInfo, format_move};
 use millbase::position::{Color, Move};
 use millbase::value::Value;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -50,6 +50,17 @@ struct Session<W: Write> {
     oracle: Option<std::sync::Arc<Oracle>>,
     human: Color,
     limits: Limits,
+    /// Echo input lines (when the input is not a terminal).
+    echo: bool,
+}
+
+/// `1 ply`, `7 plies`.
+fn plies(n: u16) -> String {
+    if n == 1 {
+        "1 ply".into()
+    } else {
+        format!("{n} plies")
+    }
 }
 
 fn side_name(c: Color) -> &'static str {
@@ -91,17 +102,21 @@ impl<W: Write> Session<W> {
             }
             _ => String::new(),
         };
-        match o.value(&pos, counter) {
-            Some(Value::Win(n)) => {
-                format!("value: {} wins in {n} plies{}", side_name(me), beyond(n))
-            }
-            Some(Value::Loss(n)) => format!(
-                "value: {} wins in {n} plies{}",
-                side_name(me.other()),
+        let (winner, n) = match o.value(&pos, counter) {
+            Some(Value::Win(n)) => (me, n),
+            Some(Value::Loss(n)) => (me.other(), n),
+            Some(Value::Draw) => return "value: draw".into(),
+            None => return "value: not in the tables".into(),
+        };
+        if n == 0 {
+            format!("value: {} has won", side_name(winner))
+        } else {
+            format!(
+                "value: {} wins in {}{}",
+                side_name(winner),
+                plies(n),
                 beyond(n)
-            ),
-            Some(Value::Draw) => "value: draw".into(),
-            None => "value: not in the tables".into(),
+            )
         }
     }
 
@@ -150,8 +165,8 @@ impl<W: Write> Session<W> {
         {
             let moves: Vec<Move> = best.iter().map(|m| m.mv).collect();
             let value = match first.value {
-                Value::Win(n) => format!("win in {n} plies"),
-                Value::Loss(n) => format!("loss in {n} plies"),
+                Value::Win(n) => format!("win in {}", plies(n)),
+                Value::Loss(n) => format!("loss in {}", plies(n)),
                 Value::Draw => "draw".into(),
             };
             let text = format!("hint: {} ({value})", self.moves_text(&moves));
@@ -232,12 +247,19 @@ impl<W: Write> Session<W> {
             "millbase play: you are {human}, the engine is {engine}. Type 'help' for help."
         ))?;
         match &self.oracle {
-            Some(o) if o.dir().is_dir() => {
+            Some(o) if !o.sectors_on_disk().is_empty() => {
                 let n = o.sectors_on_disk().len();
                 let text = format!("tables: {n} sectors in {}", o.dir().display());
                 self.say(&text)?;
             }
-            _ => self.say("tables: none; the engine searches everywhere")?,
+            Some(o) => {
+                let text = format!(
+                    "tables: none in {}; the engine searches everywhere",
+                    o.dir().display()
+                );
+                self.say(&text)?;
+            }
+            None => self.say("tables: off; the engine searches everywhere")?,
         }
         self.show()?;
         let mut line = String::new();
@@ -264,6 +286,10 @@ impl<W: Write> Session<W> {
                 return self.say("\nend of input: game abandoned");
             }
             let cmd = line.trim();
+            if self.echo {
+                // Scripted input is not echoed by a terminal: show it after the prompt.
+                self.say(cmd)?;
+            }
             match cmd.to_ascii_lowercase().as_str() {
                 "" => {}
                 "quit" | "exit" => return self.say("game abandoned"),
@@ -322,6 +348,7 @@ pub fn run_play(args: &PlayArgs) -> Result<(), CliError> {
             movetime: Some(Duration::from_millis(args.movetime)),
             ..Limits::default()
         },
+        echo: !io::stdin().is_terminal(),
     };
     let mut input = io::stdin().lock();
     match session.run(&mut input) {

@@ -365,7 +365,12 @@ impl<W: Write> Session<W> {
         };
         if std::mem::take(&mut self.announce) && oracle.dir().is_dir() {
             let n = oracle.sectors_on_disk().len();
-            let msg = format!("tables: {n} sectors in {}", oracle.dir().display());
+            let dir = oracle.dir().display();
+            let msg = if n == 0 {
+                format!("tables: none in {dir}: searching everywhere")
+            } else {
+                format!("tables: {n} sectors in {dir}")
+            };
             self.info(&msg)?;
         }
         for w in oracle.take_warnings() {
