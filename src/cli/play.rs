@@ -246,20 +246,23 @@ impl<W: Write> Session<W> {
         self.say(&format!(
             "millbase play: you are {human}, the engine is {engine}. Type 'help' for help."
         ))?;
-        match &self.oracle {
-            Some(o) if !o.sectors_on_disk().is_empty() => {
-                let n = o.sectors_on_disk().len();
-                let text = format!("tables: {n} sectors in {}", o.dir().display());
-                self.say(&text)?;
-            }
-            Some(o) => {
-                let text = format!(
+        let text = match &self.oracle {
+            Some(o) => match o.warm() {
+                0 => format!(
                     "tables: none in {}; the engine searches everywhere",
                     o.dir().display()
-                );
-                self.say(&text)?;
+                ),
+                n => format!("tables: {n} sectors in {}", o.dir().display()),
+            },
+            None => "tables: off; the engine searches everywhere".into(),
+        };
+        self.say(&text)?;
+        if let Some(o) = &self.oracle {
+            for w in o.take_warnings() {
+                if !w.starts_with("no table directory") {
+                    self.say(&format!("warning: {w}"))?;
+                }
             }
-            None => self.say("tables: off; the engine searches everywhere")?,
         }
         self.show()?;
         let mut line = String::new();

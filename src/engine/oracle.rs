@@ -30,7 +30,7 @@ use crate::movegen::{Convention, Outcome, legal_moves, outcome, play};
 use crate::position::{Move, Position};
 use crate::probe::{MoveValue, ProbeError, Tablebase};
 use crate::rules::Variant;
-use crate::table::TableError;
+use crate::table::{FileKind, TableError, table_path};
 use crate::value::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -176,7 +176,14 @@ impl Oracle {
             cell.store(ABSENT, Ordering::Relaxed);
             return false;
         };
-        let ok = match tb.tables().header(sector, crate::table::FileKind::Distance) {
+        // A missing file is found without touching the table set, which would build the
+        // sector's index first (costly for big sectors, and useless without a table).
+        let files = [FileKind::Wdl, FileKind::Distance].map(|k| table_path(&self.dir, sector, k));
+        if !files.iter().all(|f| f.is_file()) {
+            cell.store(ABSENT, Ordering::Relaxed);
+            return false;
+        }
+        let ok = match tb.tables().header(sector, FileKind::Distance) {
             Ok(_) => true,
             Err(TableError::Missing { .. }) => false,
             Err(e) => {
@@ -186,6 +193,15 @@ impl Oracle {
         };
         cell.store(if ok { PRESENT } else { ABSENT }, Ordering::Relaxed);
         ok
+    }
+
+    /// Open every table of the directory now (checking headers and building indices), so
+    /// that the first searches do not pay for it. Returns the number of usable sectors.
+    pub fn warm(&self) -> usize {
+        self.sectors_on_disk()
+            .into_iter()
+            .filter(|&s| self.has_sector(s))
+            .count()
     }
 
     fn warn(&self, message: String) {

@@ -364,7 +364,7 @@ impl<W: Write> Session<W> {
             return Ok(());
         };
         if std::mem::take(&mut self.announce) && oracle.dir().is_dir() {
-            let n = oracle.sectors_on_disk().len();
+            let n = oracle.warm();
             let dir = oracle.dir().display();
             let msg = if n == 0 {
                 format!("tables: none in {dir}: searching everywhere")
