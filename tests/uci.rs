@@ -210,8 +210,8 @@ fn bad_input_is_reported_and_ignored() {
 #[test]
 fn options_change_the_engine() {
     let lines = session(&format!(
-        "setoption name UseTables value false\nposition fen {WIN7}\ngo depth 9\n\
-         setoption name usetables value true\ngo\n\
+        "setoption name UseTables value false\nposition fen {WIN7} moves d5-e3 d7-c3\n\
+         go depth 5\nsetoption name usetables value true\ngo\n\
          setoption name TableDir value /nonexistent/millbase\nisready\ngo depth 2\n"
     ));
     let infos: Vec<&String> = lines
@@ -220,16 +220,16 @@ fn options_change_the_engine() {
         .collect();
     let a = answers(&lines);
     assert_eq!(a.len(), 3, "{lines:?}");
-    // Without tables the search still finds the win (all lines end within 9 plies).
+    // Without tables the search still finds the win in 5 plies (3 moves).
     assert_eq!(infos[0], "info string tables: off (UseTables false)");
     assert_eq!(infos[1], "info string source=search");
-    assert_eq!(field(a[0], "score"), "mate 4");
-    assert_eq!(field(a[0], "depth"), "9");
+    assert_eq!(field(a[0], "score"), "mate 3");
+    assert_eq!(field(a[0], "depth"), "5");
     assert!(
         infos[2].starts_with("info string tables: 3 sectors"),
         "{infos:?}"
     );
-    assert_eq!(infos[3], "info string source=tables value=win plies=7");
+    assert_eq!(infos[3], "info string source=tables value=win plies=5");
     assert_eq!(
         infos[4],
         "info string no table directory /nonexistent/millbase: searching everywhere"
