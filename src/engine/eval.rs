@@ -8,9 +8,11 @@
 //! * **Potential mills** — lines of a mill with two own stones and the third point empty,
 //!   [`POTENTIAL_MILL`] each: a mill that can be closed by one placement, slide or fly.
 //! * **Closed mills** — [`CLOSED_MILL`] each (a mill that can be opened and closed again).
-//! * **Mobility** — for a side that slides (no stones in hand, more than the flying count),
-//!   [`MOBILITY`] per legal slide; a sliding opponent with no slide at all, who would lose
-//!   if it were to move now, adds [`BLOCKED`].
+//! * **Mobility** — for a side that slides or will slide once its stones in hand are placed
+//!   (more stones than the flying count), [`MOBILITY`] per slide of its stones on the board
+//!   (in the placing phase this counts the room its stones will have); a sliding opponent
+//!   (nothing in hand) with no slide at all, who would lose if it were to move now, adds
+//!   [`BLOCKED`].
 //! * **Tempo** — [`TEMPO`] for the side to move.
 //!
 //! Finished games (too few stones, no legal move, full board) are never evaluated: the
@@ -73,6 +75,13 @@ fn slides_only(variant: &Variant, pos: &Position, c: usize) -> bool {
     hand == 0 && !variant.flies(pos.stones[c].count_ones() as u8, hand)
 }
 
+/// Will side `c` (by index) slide once its stones in hand are placed (it will not fly)?
+#[inline]
+fn will_slide(variant: &Variant, pos: &Position, c: usize) -> bool {
+    let total = pos.stones[c].count_ones() as u8 + pos.in_hand[c];
+    !variant.flies(total, 0)
+}
+
 /// The evaluation of a position that is not over, for the side to move.
 pub fn evaluate(variant: &Variant, pos: &Position) -> i32 {
     let me = pos.to_move.index();
@@ -94,13 +103,13 @@ pub fn evaluate(variant: &Variant, pos: &Position) -> i32 {
     let mills = (closed(us) - closed(them)) * CLOSED_MILL;
     let empty = pos.empty(variant);
     let mut mobility = 0;
-    if slides_only(variant, pos, me) {
+    if will_slide(variant, pos, me) {
         mobility += slides(variant, us, empty) * MOBILITY;
     }
-    if slides_only(variant, pos, op) {
+    if will_slide(variant, pos, op) {
         let theirs = slides(variant, them, empty);
         mobility -= theirs * MOBILITY;
-        if theirs == 0 {
+        if theirs == 0 && slides_only(variant, pos, op) {
             mobility += BLOCKED;
         }
     }
@@ -124,7 +133,9 @@ mod tests {
             "********/*****@**/OO****** w p p 2 7 1 8 0 0 0 0 0 0 0 0 1",
         )
         .unwrap();
-        assert_eq!(evaluate(&v, &pos), POTENTIAL_MILL + TEMPO);
+        // Mobility counts in the placing phase: white's d7 and g7 have 3 free neighbours,
+        // black's b2 has 2.
+        assert_eq!(evaluate(&v, &pos), POTENTIAL_MILL + MOBILITY + TEMPO);
         let a7 = v.board().point("a7").unwrap();
         assert_eq!(mill_threats(&v, pos.stones[0], pos.stones[1]), 1 << a7);
         // One stone more is worth a stone.
@@ -133,7 +144,10 @@ mod tests {
             "********/*****@**/OO****** w p p 2 7 1 7 0 0 0 0 0 0 0 0 1",
         )
         .unwrap();
-        assert_eq!(evaluate(&v, &pos), STONE + POTENTIAL_MILL + TEMPO);
+        assert_eq!(
+            evaluate(&v, &pos),
+            STONE + POTENTIAL_MILL + MOBILITY + TEMPO
+        );
     }
 
     #[test]
