@@ -439,6 +439,7 @@ pub fn search(input: &SearchInput, tt: &mut TranspositionTable) -> SearchOutput 
         killers: [[None; 2]; MAX_PLY],
         history: Box::new([[0; 25]; 25]),
     };
+    s.tt.new_search();
     let root_hash = hash(&root);
     let first = s.tt.probe(root_hash).and_then(|h| h.mv);
     s.order(&root, &mut moves, first, 0);
@@ -488,6 +489,8 @@ pub fn search(input: &SearchInput, tt: &mut TranspositionTable) -> SearchOutput 
         }
         out.depth = depth;
         out.exact = s.inexact == 0;
+        // The line now, before the next iteration overwrites the table.
+        out.pv = s.pv(&root, out.best, depth as usize);
         s.tt.store(
             root_hash,
             depth as u8,
@@ -511,7 +514,10 @@ pub fn search(input: &SearchInput, tt: &mut TranspositionTable) -> SearchOutput 
         }
     }
     out.nodes = s.nodes;
-    out.pv = s.pv(&root, out.best, out.depth.max(1) as usize);
+    if out.pv.first() != Some(&out.best) {
+        // A partial iteration found a better move.
+        out.pv = vec![out.best];
+    }
     out
 }
 

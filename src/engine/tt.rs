@@ -91,6 +91,8 @@ struct Entry {
     depth: u8,
     /// 0: empty, 1: exact, 2: lower, 3: upper.
     bound: u8,
+    /// The search that wrote it.
+    generation: u8,
 }
 
 /// A stored search result.
@@ -118,10 +120,13 @@ fn unpack(x: u32) -> Option<Move> {
     })
 }
 
-/// A fixed-size hash table of search results, always replacing (but keeping a deeper
-/// result of the same position).
+/// A fixed-size hash table of search results in buckets of two entries: the first keeps the
+/// deepest result of the current search (replaced by deeper ones, and by anything once a
+/// new search has begun), the second takes whatever does not go into the first.
 pub struct TranspositionTable {
     entries: Vec<Entry>,
+    /// The current search's number (entries keep the number of the search that wrote them).
+    generation: u8,
 }
 
 impl TranspositionTable {
@@ -131,6 +136,7 @@ impl TranspositionTable {
         let n = (bytes / std::mem::size_of::<Entry>()).next_power_of_two() / 2;
         TranspositionTable {
             entries: vec![Entry::default(); n.max(1024)],
+            generation: 0,
         }
     }
 
@@ -144,16 +150,21 @@ impl TranspositionTable {
         self.entries.fill(Entry::default());
     }
 
-    fn slot(&self, key: u64) -> usize {
-        (key as usize) & (self.entries.len() - 1)
+    /// A new search begins: older results stay readable but give way to new ones.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize) & (self.entries.len() - 1) & !1
     }
 
     /// The stored result of the position with hash `key`.
     pub fn probe(&self, key: u64) -> Option<Hit> {
-        let e = self.entries[self.slot(key)];
-        if e.bound == 0 || e.key != key {
-            return None;
-        }
+        let i = self.bucket(key);
+        let e = self.entries[i..i + 2]
+            .iter()
+            .find(|e| e.bound != 0 && e.key == key)?;
         Some(Hit {
             depth: e.depth,
             score: e.score,
@@ -168,27 +179,45 @@ impl TranspositionTable {
 
     /// Store a result.
     pub fn store(&mut self, key: u64, depth: u8, score: i32, bound: Bound, mv: Option<Move>) {
-        let i = self.slot(key);
-        let old = self.entries[i];
-        if old.bound != 0 && old.key == key && old.depth > depth {
+        let i = self.bucket(key);
+        let [first, second] = [self.entries[i], self.entries[i + 1]];
+        let same = if first.key == key && first.bound != 0 {
+            Some(i)
+        } else if second.key == key && second.bound != 0 {
+            Some(i + 1)
+        } else {
+            None
+        };
+        if let Some(j) = same
+            && self.entries[j].depth > depth
+            && self.entries[j].generation == self.generation
+        {
             return;
         }
-        let mv = match mv {
-            Some(m) => pack(m),
-            // Keep the old move of the same position.
-            None if old.key == key => old.mv,
-            None => 0,
+        let old_mv = same.map_or(0, |j| self.entries[j].mv);
+        let slot = match same {
+            Some(j) => j,
+            None if first.bound == 0
+                || first.generation != self.generation
+                || depth >= first.depth =>
+            {
+                // The deep slot's old content moves to the other slot.
+                self.entries[i + 1] = first;
+                i
+            }
+            None => i + 1,
         };
-        self.entries[i] = Entry {
+        self.entries[slot] = Entry {
             key,
             score,
-            mv,
+            mv: mv.map_or(old_mv, pack),
             depth,
             bound: match bound {
                 Bound::Exact => 1,
                 Bound::Lower => 2,
                 Bound::Upper => 3,
             },
+            generation: self.generation,
         };
     }
 }
@@ -236,6 +265,15 @@ mod tests {
         let hit = tt.probe(42).unwrap();
         assert_eq!((hit.depth, hit.mv), (4, Some(Move::place(5))));
         assert!(tt.probe(43).is_none());
+        // Two positions of one bucket are both kept.
+        let n = tt.entries.len() as u64;
+        tt.store(42 + n, 1, 9, Bound::Upper, None);
+        assert_eq!(tt.probe(42).unwrap().depth, 4);
+        assert_eq!(tt.probe(42 + n).unwrap().score, 9);
+        // In a new search, a shallower result replaces the old deep one.
+        tt.new_search();
+        tt.store(42, 1, 0, Bound::Exact, None);
+        assert_eq!(tt.probe(42).unwrap().depth, 1);
         tt.clear();
         assert!(tt.probe(42).is_none());
     }
