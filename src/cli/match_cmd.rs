@@ -185,17 +185,17 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
     // Per engine: games, wins, draws, losses, forfeits (games lost by a protocol error).
     let mut stats = [[0usize; 5]; 2];
     for r in &records {
-        for p in 0..2 {
-            stats[p][0] += 1;
+        for (p, st) in stats.iter_mut().enumerate() {
+            st[0] += 1;
             match r.winner() {
-                Some(w) if w == p => stats[p][1] += 1,
+                Some(w) if w == p => st[1] += 1,
                 Some(_) => {
-                    stats[p][3] += 1;
+                    st[3] += 1;
                     if r.result.reason == Reason::Forfeit {
-                        stats[p][4] += 1;
+                        st[4] += 1;
                     }
                 }
-                None => stats[p][2] += 1,
+                None => st[2] += 1,
             }
         }
     }

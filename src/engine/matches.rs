@@ -405,9 +405,9 @@ impl GameRecord {
 pub fn schedule(config: &MatchConfig, k: usize) -> (usize, bool) {
     let n = config.starts.len().max(1);
     if config.pairs {
-        ((k / 2) % n, k % 2 == 0)
+        ((k / 2) % n, k.is_multiple_of(2))
     } else {
-        (k % n, k % 2 == 0)
+        (k % n, k.is_multiple_of(2))
     }
 }
 

@@ -141,7 +141,7 @@ impl Searcher<'_> {
     fn repeats(&self, h: u64, counter: u32) -> bool {
         let n = self.path.len();
         let back = (counter as usize).min(n);
-        self.path[n - back..].iter().any(|&x| x == h)
+        self.path[n - back..].contains(&h)
     }
 
     /// Everything before searching a node's moves: a decided score, or the legal moves.

@@ -113,7 +113,7 @@ fn pack(mv: Move) -> u32 {
 }
 
 fn unpack(x: u32) -> Option<Move> {
-    (x & 1 << 24 != 0).then(|| Move {
+    (x & 1 << 24 != 0).then_some(Move {
         from: (x >> 16) as u8,
         to: (x >> 8) as u8,
         remove: x as u8,
@@ -142,7 +142,7 @@ impl TranspositionTable {
 
     /// Size in MiB (rounded down).
     pub fn megabytes(&self) -> usize {
-        self.entries.len() * std::mem::size_of::<Entry>() >> 20
+        (self.entries.len() * std::mem::size_of::<Entry>()) >> 20
     }
 
     /// Forget everything.
