@@ -153,7 +153,7 @@ impl Searcher<'_> {
         h: u64,
     ) -> Result<Vec<Move>, i32> {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & 255 == 0 {
             self.check_limits();
         }
         if self.aborted {
