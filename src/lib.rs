@@ -1,5 +1,6 @@
 //! millbase: endgame databases and perfect play for Nine Men's Morris and its family.
 
+pub mod engine;
 pub mod generate;
 pub mod index;
 pub mod lock;

@@ -7,8 +7,11 @@
 
 mod game;
 mod generate;
+mod match_cmd;
 mod plan;
+mod play;
 mod probe;
+mod uci;
 mod verify;
 
 use clap::{Args, Parser, Subcommand};
@@ -53,6 +56,12 @@ pub enum Command {
     Pv(probe::PvArgs),
     /// Check every table: checksums, and every value re-derived from its successors.
     Verify(verify::VerifyArgs),
+    /// Run the engine on standard input and output in Sanmill's UCI dialect.
+    Uci(uci::UciArgs),
+    /// Play a game against the engine in the terminal.
+    Play(play::PlayArgs),
+    /// Play games between UCI engines (or an engine and itself) and tabulate the results.
+    Match(match_cmd::MatchArgs),
 }
 
 /// Run a parsed command line.
@@ -66,6 +75,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Probe(args) => probe::run_probe(&args),
         Command::Pv(args) => probe::run_pv(&args),
         Command::Verify(args) => verify::run_verify(&args),
+        Command::Uci(args) => uci::run_uci(&args),
+        Command::Play(args) => play::run_play(&args),
+        Command::Match(args) => match_cmd::run_match_cmd(&args),
     }
 }
 

@@ -1,0 +1,234 @@
+//! `millbase match`: games between UCI engines (or an engine and itself, or built-in movers),
+//! refereed by millbase's rules including both draw rules.
+
+use super::{CliError, VariantArg, emit};
+use clap::Args;
+use millbase::engine::game::{DrawRules, Game, Reason};
+use millbase::engine::matches::{
+    BuiltinPlayer, GameRecord, MatchConfig, Player, UciPlayer, run_match,
+};
+use millbase::position::Color;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `millbase match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    /// An engine: a command that speaks UCI (quote it with its arguments, e.g.
+    /// 'millbase uci --dir data/std'), or builtin:random / builtin:greedy. Given once, the
+    /// engine plays itself (two instances); given twice, the two play each other.
+    #[arg(long = "engine", value_name = "CMD", required = true)]
+    engines: Vec<String>,
+    /// Games to play [default: one per start position for an engine against itself, two
+    /// (colours swapped) per start position for two engines].
+    #[arg(long, value_name = "N")]
+    games: Option<usize>,
+    /// Time per move sent to the engines (`go movetime MS`).
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    movetime: u64,
+    /// An engine that does not answer within this many milliseconds loses the game
+    /// [default: twice the movetime plus 2000].
+    #[arg(long, value_name = "MS")]
+    timeout: Option<u64>,
+    /// Start positions, one per line: `startpos` or a Sanmill position string, optionally
+    /// followed by `moves m1 m2 ...`; blank lines and lines starting with # are skipped
+    /// [default: the initial position].
+    #[arg(long, value_name = "FILE")]
+    from: Option<PathBuf>,
+    /// The N-move rule's N (0: off); also sent to the engines as the option NMoveRule.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    n_move_rule: u32,
+    /// A game longer than this many actions is a draw (a safety net).
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    max_actions: usize,
+    /// Seed of the built-in movers.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print one JSON object per game and a final {"summary": [...]} line.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Read the start positions of a file, checking each one.
+fn read_starts(args: &MatchArgs, rules: DrawRules) -> Result<Vec<String>, CliError> {
+    let v = args.variant.get()?;
+    let Some(path) = &args.from else {
+        return Ok(vec!["startpos".into()]);
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
+    let mut starts = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (head, moves) = match line.split_once(" moves ") {
+            Some((h, m)) => (h, m.split_whitespace().collect::<Vec<_>>()),
+            None => (line, Vec::new()),
+        };
+        Game::from_text(v, rules, head, &moves)
+            .map_err(|e| CliError::usage(format!("{} line {}: {e}", path.display(), i + 1)))?;
+        starts.push(line.to_string());
+    }
+    if starts.is_empty() {
+        return Err(CliError::usage(format!(
+            "{}: no start positions",
+            path.display()
+        )));
+    }
+    Ok(starts)
+}
+
+fn game_line(r: &GameRecord, names: &[String; 2]) -> String {
+    format!(
+        "game {}: {} (white) - {} (black), start {}: {} {}; {} plies: {}",
+        r.number,
+        names[r.white],
+        names[r.black],
+        r.start,
+        r.result.score_text(),
+        r.result,
+        r.plies,
+        r.moves.join(" ")
+    )
+}
+
+fn game_json(r: &GameRecord, names: &[String; 2]) -> String {
+    let winner = match r.result.winner {
+        Some(Color::White) => serde_json::Value::from("white"),
+        Some(Color::Black) => serde_json::Value::from("black"),
+        None => serde_json::Value::Null,
+    };
+    serde_json::json!({
+        "game": r.number,
+        "white": names[r.white],
+        "black": names[r.black],
+        "white_engine": r.white + 1,
+        "black_engine": r.black + 1,
+        "start": r.start,
+        "result": r.result.score_text(),
+        "winner": winner,
+        "reason": r.result.to_string(),
+        "forfeit": r.result.reason == Reason::Forfeit,
+        "plies": r.plies,
+        "moves": r.moves,
+    })
+    .to_string()
+}
+
+/// `millbase match`.
+pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
+    let v = args.variant.get()?;
+    if args.engines.len() > 2 {
+        return Err(CliError::usage("--engine: at most two engines"));
+    }
+    if args.movetime == 0 {
+        return Err(CliError::usage("--movetime must be at least 1 ms"));
+    }
+    let rules = DrawRules::with_n_move(args.n_move_rule, true);
+    let starts = read_starts(args, rules)?;
+    let pairs = args.engines.len() == 2;
+    let movetime = Duration::from_millis(args.movetime);
+    let timeout = Duration::from_millis(args.timeout.unwrap_or(args.movetime * 2 + 2000));
+    let setup = vec![
+        format!("setoption name Variant value {}", v.name),
+        format!("setoption name NMoveRule value {}", args.n_move_rule),
+    ];
+    let make = |i: usize, cmd: &str| -> Result<Box<dyn Player>, CliError> {
+        let seed = args.seed.wrapping_add(i as u64);
+        Ok(match cmd {
+            "builtin:random" => Box::new(BuiltinPlayer::random(seed)),
+            "builtin:greedy" => Box::new(BuiltinPlayer::greedy(seed)),
+            _ => Box::new(
+                UciPlayer::start(cmd, setup.clone(), movetime, timeout).map_err(CliError::usage)?,
+            ),
+        })
+    };
+    let second = args.engines.get(1).unwrap_or(&args.engines[0]).clone();
+    let mut players: [Box<dyn Player>; 2] = [make(0, &args.engines[0])?, make(1, &second)?];
+    let names = [
+        format!("1:{}", players[0].name()),
+        format!("2:{}", players[1].name()),
+    ];
+    let games = args
+        .games
+        .unwrap_or(starts.len() * if pairs { 2 } else { 1 })
+        .max(1);
+    let config = MatchConfig {
+        variant: v,
+        rules,
+        games,
+        starts,
+        pairs,
+        max_actions: args.max_actions,
+    };
+    let json = args.json;
+    let mut print_err = None;
+    let records = run_match(&config, &mut players, |r| {
+        let line = if json {
+            game_json(r, &names)
+        } else {
+            game_line(r, &names)
+        };
+        if let Err(e) = emit(&format!("{line}\n")) {
+            print_err.get_or_insert(e);
+        }
+    })
+    .map_err(CliError::usage)?;
+    if let Some(e) = print_err {
+        return Err(e);
+    }
+    // Per engine: games, wins, draws, losses, forfeits (games lost by a protocol error).
+    let mut stats = [[0usize; 5]; 2];
+    for r in &records {
+        for (p, st) in stats.iter_mut().enumerate() {
+            st[0] += 1;
+            match r.winner() {
+                Some(w) if w == p => st[1] += 1,
+                Some(_) => {
+                    st[3] += 1;
+                    if r.result.reason == Reason::Forfeit {
+                        st[4] += 1;
+                    }
+                }
+                None => st[2] += 1,
+            }
+        }
+    }
+    let score = |s: &[usize; 5]| s[1] as f64 + s[2] as f64 / 2.0;
+    let text = if json {
+        let rows: Vec<serde_json::Value> = (0..2)
+            .map(|p| {
+                let s = &stats[p];
+                serde_json::json!({"engine": names[p], "games": s[0], "wins": s[1],
+                    "draws": s[2], "losses": s[3], "forfeits": s[4], "score": score(s)})
+            })
+            .collect();
+        format!("{}\n", serde_json::json!({ "summary": rows }))
+    } else {
+        let mut t = format!(
+            "\n{:<32} {:>6} {:>6} {:>6} {:>6} {:>7} {:>9}\n",
+            "engine", "games", "wins", "draws", "losses", "score", "forfeits"
+        );
+        for p in 0..2 {
+            let s = &stats[p];
+            let _ = writeln!(
+                t,
+                "{:<32} {:>6} {:>6} {:>6} {:>6} {:>7.1} {:>9}",
+                names[p],
+                s[0],
+                s[1],
+                s[2],
+                s[3],
+                score(s),
+                s[4]
+            );
+        }
+        t
+    };
+    emit(&text)
+}

@@ -1,0 +1,536 @@
+//! A game in progress: the start position, the actions played in Sanmill's split convention,
+//! the N-move counter, repetitions, and the result with its reason — the referee of `play`,
+//! `match` and the engine's own game record.
+//!
+//! Draw rules (RULES.md, "Draw rules of play"):
+//!
+//! * **N-move rule**: the counter counts the plies since the last placement or removal. A
+//!   placement or a removal sets it to 0, a slide or fly adds 1 (a slide that closes a mill
+//!   adds 1, and its removal, the next action, sets it to 0). At the start of a turn (no
+//!   removal pending), a counter of at least N draws the game — before a blocked side loses.
+//! * **Threefold repetition**: the same position (stones, stones in hand, side to move) at
+//!   the start of a turn for the third time draws the game.
+
+use crate::movegen::{Convention, Outcome, legal_moves, outcome, play};
+use crate::notation::{
+    MoveError, PositionInfo, format_move, format_position_info, parse_legal_move,
+};
+use crate::position::{Color, Move, Position};
+use crate::rules::{NO_SQUARE, Variant};
+use std::fmt;
+
+/// The draw rules a game is played under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawRules {
+    /// The N-move rule's N (`None`: off). Default 100.
+    pub n_move: Option<u32>,
+    /// Whether a threefold repetition draws the game. Default on.
+    pub threefold: bool,
+}
+
+impl Default for DrawRules {
+    fn default() -> Self {
+        DrawRules {
+            n_move: Some(100),
+            threefold: true,
+        }
+    }
+}
+
+impl DrawRules {
+    /// The rules with the N-move rule's N given as a number (0 = off).
+    pub fn with_n_move(n: u32, threefold: bool) -> DrawRules {
+        DrawRules {
+            n_move: (n > 0).then_some(n),
+            threefold,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The loser has fewer than three stones.
+    TooFewStones,
+    /// The loser, to move, has no legal move.
+    NoLegalMove,
+    /// The board is full and the variant calls that a draw.
+    FullBoard,
+    /// No placement or removal in the last N plies.
+    NMoveRule(u32),
+    /// The same position for the third time.
+    ThreefoldRepetition,
+    /// A player broke the protocol (illegal move, no answer, crash); the message says how.
+    Forfeit,
+    /// The match's limit on the length of a game was reached.
+    MoveLimit,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The winner; `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why.
+    pub reason: Reason,
+    /// Details (for forfeits: what the player did wrong).
+    pub detail: Option<String>,
+}
+
+impl GameResult {
+    /// A result without details.
+    pub fn new(winner: Option<Color>, reason: Reason) -> GameResult {
+        GameResult {
+            winner,
+            reason,
+            detail: None,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn score_text(&self) -> &'static str {
+        match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// The reason in words, e.g. `black has no legal move`.
+    pub fn reason_text(&self) -> String {
+        let loser = self.winner.map(Color::other);
+        let loser = loser.map_or("".to_string(), |c| c.to_string());
+        let base = match self.reason {
+            Reason::TooFewStones => format!("{loser} has fewer than three stones"),
+            Reason::NoLegalMove => format!("{loser} has no legal move"),
+            Reason::FullBoard => "the board is full".to_string(),
+            Reason::NMoveRule(n) => {
+                format!("{n}-move rule: no placement or removal in the last {n} plies")
+            }
+            Reason::ThreefoldRepetition => "threefold repetition".to_string(),
+            Reason::Forfeit => format!("{loser} forfeits"),
+            Reason::MoveLimit => "the match's move limit".to_string(),
+        };
+        match &self.detail {
+            Some(d) => format!("{base}: {d}"),
+            None => base,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    /// E.g. `white wins: black has no legal move`, `draw by threefold repetition`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(c) => write!(f, "{c} wins: {}", self.reason_text()),
+            None => write!(f, "draw by {}", self.reason_text()),
+        }
+    }
+}
+
+/// The N-move counter after `mv` (either convention): 0 after a placement or a removal, one
+/// more after any other slide or fly.
+#[inline]
+pub fn next_counter(counter: u32, mv: Move) -> u32 {
+    if mv.is_place() || mv.removes() {
+        0
+    } else {
+        counter.saturating_add(1)
+    }
+}
+
+/// One action of a game and what it led to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ply {
+    /// The action (split convention: a move without its removal, or a lone removal).
+    pub mv: Move,
+    /// The position after it.
+    pub pos: Position,
+    /// The N-move counter after it.
+    pub counter: u32,
+}
+
+/// A game: start position, actions played, draw rules.
+#[derive(Clone, Debug)]
+pub struct Game {
+    variant: Variant,
+    rules: DrawRules,
+    start: Position,
+    start_info: PositionInfo,
+    plies: Vec<Ply>,
+}
+
+impl Game {
+    /// A game from `start` with the counter and move number of `info`.
+    pub fn new(variant: Variant, start: Position, info: PositionInfo, rules: DrawRules) -> Game {
+        Game {
+            variant,
+            rules,
+            start,
+            start_info: info,
+            plies: Vec::new(),
+        }
+    }
+
+    /// A game from the variant's initial position.
+    pub fn from_start(variant: Variant, rules: DrawRules) -> Game {
+        Game::new(
+            variant,
+            Position::start(&variant),
+            PositionInfo::default(),
+            rules,
+        )
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> &Variant {
+        &self.variant
+    }
+
+    /// The draw rules.
+    pub fn rules(&self) -> DrawRules {
+        self.rules
+    }
+
+    /// Change the draw rules (the moves played stay).
+    pub fn set_rules(&mut self, rules: DrawRules) {
+        self.rules = rules;
+    }
+
+    /// A game from a start (`startpos`, `start` or a Sanmill position string) and actions
+    /// played from it; the error names what is wrong (the position, or the n-th move).
+    pub fn from_text(
+        variant: Variant,
+        rules: DrawRules,
+        start: &str,
+        moves: &[&str],
+    ) -> Result<Game, String> {
+        let start = start.trim();
+        let mut game = if start == "startpos" || start == "start" {
+            Game::from_start(variant, rules)
+        } else {
+            let (pos, info) = crate::notation::parse_position_info(&variant, start)
+                .map_err(|e| format!("invalid position: {e}"))?;
+            Game::new(variant, pos, info, rules)
+        };
+        for (i, m) in moves.iter().enumerate() {
+            game.play_text(m)
+                .map_err(|e| format!("move {} '{m}': {e}", i + 1))?;
+        }
+        Ok(game)
+    }
+
+    /// The start as `position` commands write it: `startpos` for the variant's initial
+    /// position with counter 0, else `fen <position string>`.
+    pub fn start_command(&self) -> String {
+        if self.start == Position::start(&self.variant)
+            && self.start_info == PositionInfo::default()
+        {
+            "startpos".to_string()
+        } else {
+            format!(
+                "fen {}",
+                format_position_info(&self.variant, &self.start, self.start_info)
+            )
+        }
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The start position's counter and move number.
+    pub fn start_info(&self) -> PositionInfo {
+        self.start_info
+    }
+
+    /// The actions played so far.
+    pub fn plies(&self) -> &[Ply] {
+        &self.plies
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.plies.last().map_or(&self.start, |p| &p.pos)
+    }
+
+    /// The current N-move counter.
+    pub fn counter(&self) -> u32 {
+        self.plies
+            .last()
+            .map_or(self.start_info.counter, |p| p.counter)
+    }
+
+    /// The full-move number of the current position (one more after each black turn).
+    pub fn full_move(&self) -> u32 {
+        let mut n = self.start_info.full_move;
+        let mut prev = self.start;
+        for p in &self.plies {
+            if prev.to_move == Color::Black && p.pos.to_move == Color::White {
+                n = n.saturating_add(1);
+            }
+            prev = p.pos;
+        }
+        n
+    }
+
+    /// The current position as a Sanmill position string (with counter and move number).
+    pub fn fen(&self) -> String {
+        let info = PositionInfo {
+            counter: self.counter(),
+            full_move: self.full_move(),
+        };
+        format_position_info(&self.variant, self.position(), info)
+    }
+
+    /// The legal actions in the split convention (none when no action is possible).
+    pub fn legal_actions(&self) -> Vec<Move> {
+        legal_moves(&self.variant, self.position(), Convention::Split)
+    }
+
+    /// Play one action in the split convention, or a combined move with its removal
+    /// (`a1-a4xg7`, played as two actions). Illegal actions leave the game unchanged.
+    pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
+        let text = format_move(&self.variant, mv);
+        self.play_text(&text)
+    }
+
+    /// [`Game::play`] from text (`d6`, `a1-a4`, `xg7`, or combined `a1-a4xg7`).
+    pub fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
+        let v = self.variant;
+        let pos = *self.position();
+        let mv = match parse_legal_move(&v, &pos, text, Convention::Split) {
+            Ok(mv) => mv,
+            Err(split_err) => {
+                // A combined move: legal in the combined convention, and not a lone removal.
+                match parse_legal_move(&v, &pos, text, Convention::Combined) {
+                    Ok(mv) if mv.removes() && !mv.is_lone_removal() => {
+                        let first = Move {
+                            remove: NO_SQUARE,
+                            ..mv
+                        };
+                        self.push(first);
+                        self.push(Move::removal(mv.remove));
+                        return Ok(());
+                    }
+                    _ => return Err(split_err),
+                }
+            }
+        };
+        self.push(mv);
+        Ok(())
+    }
+
+    /// Append a legal split action.
+    fn push(&mut self, mv: Move) {
+        let pos = play(&self.variant, self.position(), mv);
+        let counter = next_counter(self.counter(), mv);
+        self.plies.push(Ply { mv, pos, counter });
+    }
+
+    /// Take back the last action; `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        self.plies.pop().map(|p| p.mv)
+    }
+
+    /// How often `pos` stood at the start of a turn in this game (the start position and the
+    /// position after each action, not counting remove-pending positions).
+    pub fn occurrences(&self, pos: &Position) -> usize {
+        std::iter::once(&self.start)
+            .chain(self.plies.iter().map(|p| &p.pos))
+            .filter(|p| !p.pending_removal && *p == pos)
+            .count()
+    }
+
+    /// The positions at the start of each turn so far, oldest first, the current one last
+    /// (for repetition checks in the search).
+    pub fn turn_positions(&self) -> Vec<Position> {
+        std::iter::once(&self.start)
+            .chain(self.plies.iter().map(|p| &p.pos))
+            .filter(|p| !p.pending_removal)
+            .copied()
+            .collect()
+    }
+
+    /// Would the game be drawn by rule at the start of the next turn if `next` (a position
+    /// after a complete move, with counter `counter`) were reached now? True when the
+    /// counter reaches N, or when `next` would stand for the third time.
+    pub fn drawn_by_rule_after(&self, next: &Position, counter: u32) -> bool {
+        if next.pending_removal {
+            return false;
+        }
+        if self.rules.n_move.is_some_and(|n| counter >= n) {
+            return true;
+        }
+        self.rules.threefold && self.occurrences(next) + 1 >= 3
+    }
+
+    /// The result if the game is over: first the N-move rule, then the rules of the game
+    /// (too few stones, no legal move, full board), then threefold repetition.
+    pub fn result(&self) -> Option<GameResult> {
+        let pos = self.position();
+        if pos.pending_removal {
+            return None;
+        }
+        if let Some(n) = self.rules.n_move
+            && self.counter() >= n
+        {
+            return Some(GameResult::new(None, Reason::NMoveRule(n)));
+        }
+        let me = pos.to_move;
+        match outcome(&self.variant, pos) {
+            Some(Outcome::Loss) => {
+                let reason = if pos.too_few(me) {
+                    Reason::TooFewStones
+                } else {
+                    Reason::NoLegalMove
+                };
+                return Some(GameResult::new(Some(me.other()), reason));
+            }
+            Some(Outcome::Win) => {
+                return Some(GameResult::new(Some(me), Reason::TooFewStones));
+            }
+            Some(Outcome::Draw) => return Some(GameResult::new(None, Reason::FullBoard)),
+            None => {}
+        }
+        if self.rules.threefold && self.occurrences(pos) >= 3 {
+            return Some(GameResult::new(None, Reason::ThreefoldRepetition));
+        }
+        None
+    }
+
+    /// Plies in the combined convention (a move and its removal are one ply; a removal that
+    /// opens the game, from a remove-pending start, is a ply of its own).
+    pub fn combined_plies(&self) -> usize {
+        self.plies
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| !p.mv.is_lone_removal() || *i == 0)
+            .count()
+    }
+
+    /// The actions as text, in order.
+    pub fn moves_text(&self) -> Vec<String> {
+        self.plies
+            .iter()
+            .map(|p| format_move(&self.variant, p.mv))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_position_info;
+
+    fn std() -> Variant {
+        Variant::standard()
+    }
+
+    #[test]
+    fn counter_and_combined_plies() {
+        // White to move, a slide closes a7-a4-a1 (d7-a7), black has a free stone e4.
+        let fen = "********/********/OO@@@*OO w m s 4 0 3 0 0 0 -1 -1 -1 -1 0 7 1 ids:nodes";
+        let (pos, info) = parse_position_info(&std(), fen).unwrap();
+        assert_eq!(info.counter, 7);
+        let mut g = Game::new(std(), pos, info, DrawRules::default());
+        let legal: Vec<String> = g
+            .legal_actions()
+            .iter()
+            .map(|&m| format_move(&std(), m))
+            .collect();
+        assert!(!legal.is_empty());
+        // A slide without a mill adds one.
+        let slide = legal
+            .iter()
+            .find(|t| {
+                let mut h = g.clone();
+                h.play_text(t).is_ok() && !h.position().pending_removal
+            })
+            .unwrap()
+            .clone();
+        g.play_text(&slide).unwrap();
+        assert_eq!(g.counter(), 8);
+        assert_eq!(g.combined_plies(), 1);
+        assert_eq!(g.undo().map(|m| format_move(&std(), m)), Some(slide));
+        assert_eq!(g.counter(), 7);
+        assert_eq!(g.undo(), None);
+    }
+
+    #[test]
+    fn split_and_combined_removals() {
+        // White d7, a1, a4, e4: d7-a7 closes a1-a4-a7. Black g7-g4-g1 (a mill) and b2.
+        let fen = "**O*****/*****@**/O@@@*OO* w m s 4 0 4 0 0 0 -1 -1 -1 -1 0 3 1 ids:nodes";
+        let (pos, info) = parse_position_info(&std(), fen).unwrap();
+        let mut g = Game::new(std(), pos, info, DrawRules::default());
+        g.play_text("d7-a7").unwrap_or_else(|e| panic!("{e}"));
+        assert!(g.position().pending_removal);
+        assert_eq!(g.counter(), 4);
+        assert!(g.result().is_none());
+        assert!(g.play_text("e4-e5").is_err(), "a removal is pending");
+        assert!(g.play_text("xg7").is_err(), "g7 stands in a mill");
+        g.play_text("xb2").unwrap();
+        assert_eq!(g.counter(), 0);
+        assert_eq!(g.combined_plies(), 1);
+        assert_eq!(g.position().to_move, Color::Black);
+        // The same as one combined move.
+        let mut h = Game::new(std(), pos, info, DrawRules::default());
+        h.play_text("d7-a7xb2").unwrap();
+        assert_eq!(h.position(), g.position());
+        assert_eq!(h.moves_text(), ["d7-a7", "xb2"]);
+        assert_eq!(h.combined_plies(), 1);
+    }
+
+    #[test]
+    fn threefold_repetition_and_n_move_rule() {
+        let fen = "********/O*O*O***/@*@*@*** w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes";
+        let (pos, info) = parse_position_info(&std(), fen).unwrap();
+        let mut g = Game::new(std(), pos, info, DrawRules::default());
+        // Shuffle: white and black each fly a stone away and back, twice.
+        let white = g.legal_actions()[0];
+        let w_text = format_move(&std(), white);
+        let (wf, wt) = w_text.split_once('-').unwrap();
+        let back_w = format!("{wt}-{wf}");
+        for round in 0..2 {
+            g.play_text(&w_text).unwrap();
+            let b = format_move(&std(), g.legal_actions()[0]);
+            let (bf, bt) = b.split_once('-').unwrap();
+            g.play_text(&b).unwrap();
+            g.play_text(&back_w).unwrap();
+            g.play_text(&format!("{bt}-{bf}")).unwrap();
+            if round == 0 {
+                assert_eq!(g.occurrences(g.position()), 2);
+                assert!(g.result().is_none());
+            }
+        }
+        let r = g.result().unwrap();
+        assert_eq!(r.reason, Reason::ThreefoldRepetition);
+        assert_eq!(r.to_string(), "draw by threefold repetition");
+        assert_eq!(g.counter(), 8);
+        // Without the repetition rule, N = 8 ends it; N = 9 does not.
+        let mut h = g.clone();
+        h.rules = DrawRules::with_n_move(8, false);
+        assert_eq!(h.result().unwrap().reason, Reason::NMoveRule(8));
+        h.rules = DrawRules::with_n_move(9, false);
+        assert_eq!(h.result(), None);
+    }
+
+    #[test]
+    fn results_with_reasons() {
+        let lost = "********/********/OO*@@@** w m s 2 0 3 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes";
+        let (pos, info) = parse_position_info(&std(), lost).unwrap();
+        let g = Game::new(std(), pos, info, DrawRules::default());
+        let r = g.result().unwrap();
+        assert_eq!(r.winner, Some(Color::Black));
+        assert_eq!(
+            r.to_string(),
+            "black wins: white has fewer than three stones"
+        );
+        assert_eq!(r.score_text(), "0-1");
+        let g = Game::from_start(std(), DrawRules::default());
+        assert_eq!(g.result(), None);
+        assert_eq!(g.legal_actions().len(), 24);
+        assert_eq!(g.full_move(), 1);
+    }
+}
