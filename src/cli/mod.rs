@@ -9,6 +9,7 @@ mod game;
 mod generate;
 mod plan;
 mod probe;
+mod serve;
 
 use clap::{Args, Parser, Subcommand};
 use millbase::movegen::Convention;
@@ -52,6 +53,8 @@ pub enum Command {
     Pv(probe::PvArgs),
     /// Check every table: checksums, and every value re-derived from its successors.
     Verify(probe::VerifyArgs),
+    /// Open the explorer: a local web page (and JSON API) over a table directory.
+    Serve(serve::ServeArgs),
 }
 
 /// Run a parsed command line.
@@ -65,6 +68,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Probe(args) => probe::run_probe(&args),
         Command::Pv(args) => probe::run_pv(&args),
         Command::Verify(args) => probe::run_verify(&args),
+        Command::Serve(args) => serve::run_serve(&args),
     }
 }
 
