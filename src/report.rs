@@ -141,12 +141,11 @@ pub fn wdl_name(w: Wdl) -> &'static str {
 /// The JSON fields of a value: `"value"`, and the distance as `"plies"` (to the end of the
 /// game, tables without the N-move rule) or `"dtr"` (tables under the rule).
 pub fn value_fields(v: RuleValue, rule: NMoveRule) -> Map<String, Json> {
-    let d = v.distance().map_or(Json::Null, Json::from);
-    let (plies, dtr) = if rule.is_active() {
-        (Json::Null, d)
-    } else {
-        (d, Json::Null)
-    };
+    let (plies, dtr) = distances(Some(v), rule);
+    let (plies, dtr) = (
+        plies.map_or(Json::Null, Json::from),
+        dtr.map_or(Json::Null, Json::from),
+    );
     let mut m = Map::new();
     m.insert("value".into(), v.kind().into());
     m.insert("plies".into(), plies);
@@ -154,12 +153,40 @@ pub fn value_fields(v: RuleValue, rule: NMoveRule) -> Map<String, Json> {
     m
 }
 
-fn wdl_fields(w: Wdl) -> Map<String, Json> {
-    let mut m = Map::new();
-    m.insert("value".into(), wdl_name(w).into());
-    m.insert("plies".into(), Json::Null);
-    m.insert("dtr".into(), Json::Null);
-    m
+/// (plies, dtr) of a value: the distance goes to `plies` without a rule and to `dtr` under
+/// one; neither for a draw, a cursed win, a blessed loss, or a WDL-only answer (`None`).
+fn distances(v: Option<RuleValue>, rule: NMoveRule) -> (Option<u16>, Option<u16>) {
+    let d = v.and_then(RuleValue::distance);
+    if rule.is_active() {
+        (None, d)
+    } else {
+        (d, None)
+    }
+}
+
+fn push_number(out: &mut String, n: Option<u16>) {
+    match n {
+        Some(n) => {
+            let _ = write!(out, "{n}");
+        }
+        None => out.push_str("null"),
+    }
+}
+
+/// Write `s` as a JSON string.
+fn push_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
 }
 
 /// `{"n": N, "counter": c}`.
@@ -194,45 +221,72 @@ pub fn headline(v: RuleValue, rule: NMoveRule, counter: u32) -> String {
 impl ProbeAnswer {
     /// The JSON object of `millbase probe --json` and of the explorer's `/api/probe`.
     pub fn json(&self, v: &Variant) -> Json {
-        let (mut o, moves, rule, counter) = match self {
+        serde_json::from_str(&self.json_text(v)).expect("the probe JSON is well formed")
+    }
+
+    /// [`ProbeAnswer::json`] as text, written directly (the explorer's hot path: a position
+    /// has up to a few hundred moves, and a map per move costs more than the probe).
+    pub fn json_text(&self, v: &Variant) -> String {
+        let (value, rule, counter, n) = match self {
             ProbeAnswer::Exact {
                 value,
                 rule,
                 counter,
                 moves,
-            } => {
-                let moves: Vec<Json> = moves
-                    .iter()
-                    .map(|m| {
-                        let mut o = Map::new();
-                        o.insert("move".into(), format_move(v, m.mv).into());
-                        o.extend(value_fields(m.value, *rule));
-                        Json::Object(o)
-                    })
-                    .collect();
-                (value_fields(*value, *rule), moves, *rule, *counter)
-            }
+            } => (Some(*value), *rule, *counter, moves.len()),
             ProbeAnswer::Wdl {
-                value,
                 rule,
                 counter,
                 moves,
-            } => {
-                let moves: Vec<Json> = moves
-                    .iter()
-                    .map(|m| {
-                        let mut o = Map::new();
-                        o.insert("move".into(), format_move(v, m.mv).into());
-                        o.extend(wdl_fields(m.wdl));
-                        Json::Object(o)
-                    })
-                    .collect();
-                (wdl_fields(*value), moves, *rule, *counter)
-            }
+                ..
+            } => (None, *rule, *counter, moves.len()),
         };
-        o.insert("rule".into(), rule_json(rule, counter));
-        o.insert("moves".into(), moves.into());
-        Json::Object(o)
+        let mut out = String::with_capacity(96 + 64 * n);
+        // Keys in sorted order, as serde_json writes its maps.
+        out.push_str("{\"dtr\":");
+        let (plies, dtr) = distances(value, rule);
+        push_number(&mut out, dtr);
+        out.push_str(",\"moves\":[");
+        let mut push_move = |i: usize, text: String, kind: &str, plies, dtr| {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"dtr\":");
+            push_number(&mut out, dtr);
+            out.push_str(",\"move\":");
+            push_string(&mut out, &text);
+            out.push_str(",\"plies\":");
+            push_number(&mut out, plies);
+            out.push_str(",\"value\":");
+            push_string(&mut out, kind);
+            out.push('}');
+        };
+        match self {
+            ProbeAnswer::Exact { moves, rule, .. } => {
+                for (i, m) in moves.iter().enumerate() {
+                    let (plies, dtr) = distances(Some(m.value), *rule);
+                    push_move(i, format_move(v, m.mv), m.value.kind(), plies, dtr);
+                }
+            }
+            ProbeAnswer::Wdl { moves, .. } => {
+                for (i, m) in moves.iter().enumerate() {
+                    push_move(i, format_move(v, m.mv), wdl_name(m.wdl), None, None);
+                }
+            }
+        }
+        out.push_str("],\"plies\":");
+        push_number(&mut out, plies);
+        out.push_str(&format!(
+            ",\"rule\":{{\"counter\":{counter},\"n\":{}}},\"value\":",
+            rule.n()
+        ));
+        let kind = match self {
+            ProbeAnswer::Exact { value, .. } => value.kind(),
+            ProbeAnswer::Wdl { value, .. } => wdl_name(*value),
+        };
+        push_string(&mut out, kind);
+        out.push('}');
+        out
     }
 
     /// The text of `millbase probe`: the headline, then one line per move.
@@ -317,5 +371,116 @@ impl PvAnswer {
             headline(self.value, self.rule, self.counter),
             self.moves(v).join(" ")
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Move;
+    use crate::probe::{MoveRuleValue, MoveWdl};
+
+    fn v() -> Variant {
+        Variant::standard()
+    }
+
+    #[test]
+    fn probe_json_without_a_rule_has_plies() {
+        let a = ProbeAnswer::Exact {
+            value: RuleValue::Win(7),
+            rule: NMoveRule::NONE,
+            counter: 3,
+            moves: vec![
+                MoveRuleValue {
+                    mv: Move::slide(0, 3),
+                    value: RuleValue::Win(7),
+                },
+                MoveRuleValue {
+                    mv: Move::place(9).with_removal(1),
+                    value: RuleValue::Draw,
+                },
+                MoveRuleValue {
+                    mv: Move::removal(2),
+                    value: RuleValue::Loss(12),
+                },
+            ],
+        };
+        let expected = json!({"value": "win", "plies": 7, "dtr": null,
+            "rule": {"n": 0, "counter": 3}, "moves": [
+                {"move": "d5-e3", "value": "win", "plies": 7, "dtr": null},
+                {"move": "f6xe5", "value": "draw", "plies": null, "dtr": null},
+                {"move": "xe4", "value": "loss", "plies": 12, "dtr": null}]});
+        assert_eq!(a.json(&v()), expected);
+        // Byte for byte what serde_json writes for the same object.
+        assert_eq!(a.json_text(&v()), expected.to_string());
+        assert!(
+            a.text(&v())
+                .starts_with("win in 7 plies\nd5-e3        win in 7 plies\n")
+        );
+    }
+
+    #[test]
+    fn probe_json_under_a_rule_has_dtr_and_the_five_classes() {
+        let rule = NMoveRule::new(100).unwrap();
+        let a = ProbeAnswer::Exact {
+            value: RuleValue::CursedWin,
+            rule,
+            counter: 94,
+            moves: vec![
+                MoveRuleValue {
+                    mv: Move::slide(0, 3),
+                    value: RuleValue::CursedWin,
+                },
+                MoveRuleValue {
+                    mv: Move::slide(4, 5),
+                    value: RuleValue::BlessedLoss,
+                },
+                MoveRuleValue {
+                    mv: Move::slide(4, 6),
+                    value: RuleValue::Loss(3),
+                },
+            ],
+        };
+        let expected = json!({"value": "cursed-win", "plies": null, "dtr": null,
+            "rule": {"n": 100, "counter": 94}, "moves": [
+                {"move": "d5-e3", "value": "cursed-win", "plies": null, "dtr": null},
+                {"move": "d3-c3", "value": "blessed-loss", "plies": null, "dtr": null},
+                {"move": "d3-c4", "value": "loss", "plies": null, "dtr": 3}]});
+        assert_eq!(a.json(&v()), expected);
+        assert_eq!(a.json_text(&v()), expected.to_string());
+        assert_eq!(
+            headline(RuleValue::Win(7), rule, 12),
+            "win, DTR 7 (100-move rule, counter 12)"
+        );
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        for s in ["d5-e3", "a \"quoted\" \\ back", "tab\tnew\nline\u{1}", "é ✓"] {
+            let mut out = String::new();
+            push_string(&mut out, s);
+            assert_eq!(serde_json::from_str::<String>(&out).unwrap(), s);
+        }
+    }
+
+    #[test]
+    fn wdl_answers_have_no_distances() {
+        let a = ProbeAnswer::Wdl {
+            value: Wdl::Loss,
+            rule: NMoveRule::NONE,
+            counter: 0,
+            moves: vec![MoveWdl {
+                mv: Move::place(0),
+                wdl: Wdl::Loss,
+            }],
+        };
+        let expected = json!({"value": "loss", "plies": null, "dtr": null,
+            "rule": {"n": 0, "counter": 0},
+            "moves": [{"move": "d5", "value": "loss", "plies": null, "dtr": null}]});
+        assert_eq!(a.json_text(&v()), expected.to_string());
+        assert_eq!(
+            a.text(&v()),
+            "loss (no distance tables)\nd5           loss\n"
+        );
     }
 }

@@ -122,7 +122,7 @@ pub fn run_probe(args: &ProbeArgs) -> Result<(), CliError> {
     let (pos, counter) = position_and_counter(&v, &args.position, &args.counter)?;
     let answer = report::probe(&tb, &pos, counter).map_err(answer_error)?;
     if args.json {
-        emit(&format!("{}\n", answer.json(&v)))
+        emit(&format!("{}\n", answer.json_text(&v)))
     } else {
         emit(&answer.text(&v))
     }

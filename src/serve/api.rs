@@ -35,25 +35,28 @@ pub const MAX_PV_PLIES: usize = 1000;
 /// Default length of `/api/pv` (as `millbase pv`).
 const DEFAULT_PV_PLIES: usize = 100;
 
-/// A reply: an HTTP status and a JSON body.
+/// A reply: an HTTP status and a JSON body (as text).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reply {
     /// HTTP status code.
     pub status: u16,
-    /// The body.
-    pub body: Json,
+    /// The JSON body.
+    pub body: String,
 }
 
 impl Reply {
     fn ok(body: Json) -> Reply {
-        Reply { status: 200, body }
+        Reply {
+            status: 200,
+            body: body.to_string(),
+        }
     }
 
     /// An error reply `{"error": message}` with `status`.
     pub fn error(status: u16, message: impl Into<String>) -> Reply {
         Reply {
             status,
-            body: json!({ "error": message.into() }),
+            body: json!({ "error": message.into() }).to_string(),
         }
     }
 }
@@ -121,7 +124,10 @@ impl Explorer {
             Err(e) => return e,
         };
         match report::probe(&self.tb, &req.pos, req.info.counter) {
-            Ok(answer) => Reply::ok(answer.json(&self.variant)),
+            Ok(answer) => Reply {
+                status: 200,
+                body: answer.json_text(&self.variant),
+            },
             Err(AnswerError::Probe(e)) => self.probe_error(e),
             Err(e @ AnswerError::NeedsDistances { .. }) => Reply::error(404, e.to_string()),
         }
@@ -355,7 +361,7 @@ impl Explorer {
         body.insert("command".into(), command.into());
         Reply {
             status: 404,
-            body: Json::Object(body),
+            body: Json::Object(body).to_string(),
         }
     }
 

@@ -112,7 +112,7 @@ async fn answer(
             )
         });
     if reply.status == 500 {
-        eprintln!("millbase serve: {}", reply.body["error"]);
+        eprintln!("millbase serve: {}", reply.body);
     }
     json(reply)
 }
