@@ -456,7 +456,12 @@ mod tests {
 
     #[test]
     fn strings_are_escaped_as_serde_json_escapes_them() {
-        for s in ["d5-e3", "a \"quoted\" \\ back", "tab\tnew\nline\u{1}", "é ✓"] {
+        for s in [
+            "d5-e3",
+            "a \"quoted\" \\ back",
+            "tab\tnew\nline\u{1}",
+            "é ✓",
+        ] {
             let mut out = String::new();
             push_string(&mut out, s);
             assert_eq!(serde_json::from_str::<String>(&out).unwrap(), s);

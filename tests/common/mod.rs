@@ -135,19 +135,42 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -
     raw_request(addr, raw.as_bytes())
 }
 
-/// Send raw bytes and read the response until the server closes the connection.
+/// Send raw bytes and read the response: to its `Content-Length`, or until the server closes
+/// the connection (some servers, chromedriver among them, keep it open).
 pub fn raw_request(addr: SocketAddr, raw: &[u8]) -> Response {
     let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     s.write_all(raw).expect("send");
     let mut buf = Vec::new();
-    s.read_to_end(&mut buf).expect("read the response");
+    let mut chunk = [0u8; 16384];
+    loop {
+        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n")
+            && let Some(len) = content_length(&buf[..end])
+            && buf.len() >= end + 4 + len
+        {
+            break;
+        }
+        match s.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e) => panic!("read the response: {e}"),
+        }
+    }
     parse_response(&buf).unwrap_or_else(|| {
         panic!(
             "malformed response to {:?}: {:?}",
             String::from_utf8_lossy(&raw[..raw.len().min(80)]),
             String::from_utf8_lossy(&buf)
         )
+    })
+}
+
+fn content_length(head: &[u8]) -> Option<usize> {
+    String::from_utf8_lossy(head).split("\r\n").find_map(|l| {
+        let (n, v) = l.split_once(':')?;
+        n.trim()
+            .eq_ignore_ascii_case("content-length")
+            .then(|| v.trim().parse().ok())?
     })
 }
 

@@ -513,7 +513,7 @@ function drawPv() {
       const n = document.createElement('span');
       n.className = 'num';
       n.textContent = color === 'white' ? `${num}.` : `${num}…`;
-      box.appendChild(n);
+      box.append(n, ' ');
     }
     const a = document.createElement('a');
     a.href = `?${new URLSearchParams({ fen: byFen[i] })}`;
@@ -523,7 +523,7 @@ function drawPv() {
       e.preventDefault();
       playLine(i + 1);
     });
-    box.appendChild(a);
+    box.append(a, ' ');
     if (color === 'black') num += 1;
     color = other(color);
   });
