@@ -504,11 +504,13 @@ fn read_response(stream: &mut std::io::BufReader<std::net::TcpStream>) -> std::i
 fn load_200_clients_10000_requests() {
     use std::io::Write;
     use std::time::{Duration, Instant};
-    // MILLBASE_LOAD_CLIENTS=1 measures the service time of one request at a time.
-    let clients: usize = std::env::var("MILLBASE_LOAD_CLIENTS")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(200);
+    // Each client sends its next request as soon as it has the answer (saturation), or with
+    // MILLBASE_LOAD_RATE=R at R requests per second in all, evenly paced (latency counted
+    // from the planned send time, so a backlog counts). MILLBASE_LOAD_CLIENTS=1 measures
+    // one request at a time.
+    let var = |name: &str| std::env::var(name).ok().and_then(|c| c.parse::<f64>().ok());
+    let clients = var("MILLBASE_LOAD_CLIENTS").map_or(200, |c| c as usize);
+    let rate = var("MILLBASE_LOAD_RATE");
     const REQUESTS: usize = 10_000;
     let dir = tempfile::tempdir().unwrap();
     generate(dir.path(), &[], &["3-4"]);
@@ -549,10 +551,20 @@ fn load_200_clients_10000_requests() {
                     let mut writer = stream.try_clone().unwrap();
                     let mut reader = std::io::BufReader::new(stream);
                     barrier.wait();
+                    let begin = Instant::now();
+                    // Paced: one request every `gap`, clients staggered across it.
+                    let gap = rate.map(|r| Duration::from_secs_f64(clients as f64 / r));
                     for i in 0..REQUESTS / clients {
                         let path = &paths[(c * 7 + i * 13) % paths.len()];
                         let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
-                        let t = Instant::now();
+                        let t = match gap {
+                            Some(gap) => {
+                                let due = begin + gap.mul_f64(i as f64 + c as f64 / clients as f64);
+                                std::thread::sleep(due.saturating_duration_since(Instant::now()));
+                                due
+                            }
+                            None => Instant::now(),
+                        };
                         let ok = writer.write_all(req.as_bytes()).is_ok()
                             && matches!(read_response(&mut reader), Ok(200));
                         times.push(t.elapsed());
@@ -570,9 +582,10 @@ fn load_200_clients_10000_requests() {
     times.sort();
     let q = |p: f64| times[((times.len() as f64 * p) as usize).min(times.len() - 1)];
     println!(
-        "explorer load: {} clients, {} requests over {} positions, {errors} errors, {:.2} s, \
+        "explorer load: {} clients{}, {} requests over {} positions, {errors} errors, {:.2} s, \
          {:.0} requests/s; latency p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         clients,
+        rate.map_or(String::new(), |r| format!(" paced at {r} requests/s")),
         times.len(),
         paths.len(),
         wall.as_secs_f64(),
