@@ -11,6 +11,7 @@ pub mod plan;
 pub mod position;
 pub mod probe;
 pub mod reach;
+pub mod report;
 pub mod rules;
 pub mod solve;
 pub mod table;

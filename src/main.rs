@@ -1,6 +1,7 @@
 //! The `millbase` command-line program.
 
 mod cli;
+mod serve;
 
 use clap::Parser;
 

@@ -271,7 +271,7 @@ impl Tablebase {
             counter = if best.mv.removes() || best.mv.is_place() {
                 0
             } else {
-                counter + 1
+                counter.saturating_add(1)
             };
             cur = play(&self.variant, &cur, best.mv);
         }

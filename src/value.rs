@@ -157,7 +157,8 @@ impl NMoveRule {
     /// The value under the rule at counter `counter` of a position whose stored value (at
     /// counter 0) is `stored`. Without the rule: the stored value.
     pub fn at_counter(self, stored: Value, counter: u32) -> RuleValue {
-        let decided = |r: u16| self.n == 0 || counter + u32::from(r) <= u32::from(self.n);
+        let decided =
+            |r: u16| self.n == 0 || counter.saturating_add(u32::from(r)) <= u32::from(self.n);
         match stored {
             Value::Win(r) if decided(r) => RuleValue::Win(r),
             Value::Win(_) => RuleValue::CursedWin,

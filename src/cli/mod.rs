@@ -11,6 +11,7 @@ mod match_cmd;
 mod plan;
 mod play;
 mod probe;
+mod serve;
 mod uci;
 mod verify;
 
@@ -62,6 +63,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Play games between UCI engines (or an engine and itself) and tabulate the results.
     Match(match_cmd::MatchArgs),
+    /// Open the explorer: a local web page (and JSON API) over a table directory.
+    Serve(serve::ServeArgs),
 }
 
 /// Run a parsed command line.
@@ -78,6 +81,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Uci(args) => uci::run_uci(&args),
         Command::Play(args) => play::run_play(&args),
         Command::Match(args) => match_cmd::run_match_cmd(&args),
+        Command::Serve(args) => serve::run_serve(&args),
     }
 }
 

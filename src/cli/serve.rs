@@ -1,0 +1,65 @@
+//! `serve`: the explorer, a local web page and JSON API over a table directory.
+
+use super::generate::table_dir;
+use super::{CliError, VariantArg};
+use crate::serve::{self, Explorer};
+use clap::Args;
+use millbase::probe::Tablebase;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
+use std::path::PathBuf;
+
+/// Arguments of `millbase serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    /// Directory of the tables [default: data/<variant>].
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Address to listen on: 127.0.0.1 serves this machine only, 0.0.0.0 every network.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    bind: IpAddr,
+    /// Port to listen on (0: any free port; the printed URL tells which).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+}
+
+/// `millbase serve`: print the URL to open, then serve until stopped.
+pub fn run_serve(args: &ServeArgs) -> Result<(), CliError> {
+    let v = args.variant.get()?;
+    let dir = table_dir(&args.dir, &v);
+    let tb = Tablebase::open(&dir, v).map_err(|e| CliError::usage(e.to_string()))?;
+    let present = millbase::table::TableDir::scan(&dir).map_or(0, |t| t.sectors().count());
+    let addr = SocketAddr::new(args.bind, args.port);
+    let listener = TcpListener::bind(addr)
+        .map_err(|e| CliError::failure(format!("cannot listen on {addr}: {e}")))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| CliError::failure(format!("cannot listen on {addr}: {e}")))?;
+    // A server on every interface is opened through this machine's own address.
+    let shown = match local.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => {
+            SocketAddr::new(Ipv4Addr::LOCALHOST.into(), local.port())
+        }
+        IpAddr::V6(ip) if ip.is_unspecified() => {
+            SocketAddr::new(Ipv6Addr::LOCALHOST.into(), local.port())
+        }
+        _ => local,
+    };
+    println!(
+        "millbase explorer: open http://{shown}/ (tables of {} in {}, {}; Ctrl-C stops it)",
+        v.name,
+        dir.display(),
+        tb.rule()
+    );
+    if present == 0 {
+        eprintln!(
+            "millbase serve: warning: no tables of variant {} in {} yet; the page names the \
+             generate command for each position",
+            v.name,
+            dir.display()
+        );
+    }
+    serve::run(listener, Explorer::new(tb, dir))
+        .map_err(|e| CliError::failure(format!("the server stopped: {e}")))
+}

@@ -1,0 +1,478 @@
+//! The explorer's JSON API, as plain functions from a query string to a status and a JSON
+//! body (the HTTP layer in `mod.rs` only routes and wraps them).
+//!
+//! * `/api/info`: the variant, its board (points with grid coordinates, lines), the tables'
+//!   N-move rule and directory, the start position.
+//! * `/api/probe?fen=F[&counter=C]`: the schema of `millbase probe --json`.
+//! * `/api/pv?fen=F[&counter=C][&max_plies=M]`: the schema of `millbase pv --json`, plus
+//!   `"fens"`: the position after each move of the line.
+//! * `/api/moves?fen=F[&counter=C]`: the position read from the string and every legal move
+//!   with the position it leads to (needs no table).
+//!
+//! Every endpoint also takes `variant=V`, which must be the variant served. A bad query or
+//! position is a 400, a position whose sector has no table a 404 naming the sector and the
+//! `generate` command that makes it, a damaged table a 500; each with `{"error": "..."}`.
+//! Requests name positions only: the files read are those of the served directory that the
+//! tables of those positions live in.
+
+use millbase::index::Sector;
+use millbase::movegen::{Convention, Outcome, legal_moves, outcome, play};
+use millbase::notation::{PositionInfo, format_move, format_position_info, parse_position_info};
+use millbase::position::{Color, Move, Position};
+use millbase::probe::{ProbeError, Tablebase};
+use millbase::report::{self, AnswerError, rule_json};
+use millbase::rules::{NO_SQUARE, Variant, points};
+use millbase::table::TableError;
+use serde_json::{Map, Value as Json, json};
+use std::path::PathBuf;
+
+/// Longest position string accepted.
+const MAX_FEN_LEN: usize = 512;
+
+/// Longest principal variation answered (a drawn game never ends).
+pub const MAX_PV_PLIES: usize = 1000;
+
+/// Default length of `/api/pv` (as `millbase pv`).
+const DEFAULT_PV_PLIES: usize = 100;
+
+/// A reply: an HTTP status and a JSON body (as text).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    /// HTTP status code.
+    pub status: u16,
+    /// The JSON body.
+    pub body: String,
+}
+
+impl Reply {
+    fn ok(body: Json) -> Reply {
+        Reply {
+            status: 200,
+            body: body.to_string(),
+        }
+    }
+
+    /// An error reply `{"error": message}` with `status`.
+    pub fn error(status: u16, message: impl Into<String>) -> Reply {
+        Reply {
+            status,
+            body: json!({ "error": message.into() }).to_string(),
+        }
+    }
+}
+
+/// The tables served, and what the API needs to describe them.
+pub struct Explorer {
+    tb: Tablebase,
+    variant: Variant,
+    dir: PathBuf,
+}
+
+/// A parsed request: the position, its counter and the query's other values.
+struct Request {
+    pos: Position,
+    info: PositionInfo,
+    max_plies: usize,
+}
+
+impl Explorer {
+    /// Serve the tables of `tb`, which were opened from `dir`.
+    pub fn new(tb: Tablebase, dir: PathBuf) -> Explorer {
+        let variant = *tb.variant();
+        Explorer { tb, variant, dir }
+    }
+
+    /// `/api/info`.
+    pub fn info(&self, query: Option<&str>) -> Reply {
+        if let Err(e) = parse_query(query, &["variant"]).and_then(|q| self.check_variant(&q)) {
+            return e;
+        }
+        let board = self.variant.board();
+        let pts: Vec<Json> = board
+            .names()
+            .iter()
+            .map(|name| {
+                let (x, y) = grid(name);
+                json!({"name": name, "x": x, "y": y})
+            })
+            .collect();
+        let mut lines = Vec::new();
+        for p in 0..board.len() as u8 {
+            for q in points(board.adjacent(p)).filter(|&q| q > p) {
+                lines.push(json!([board.name(p), board.name(q)]));
+            }
+        }
+        let size = board.names().iter().map(|n| grid(n).0.max(grid(n).1)).max();
+        let start = Position::start(&self.variant);
+        let rule = self.tb.rule();
+        Reply::ok(json!({
+            "variant": self.variant.name,
+            "stones": self.variant.stones,
+            "flying": self.variant.fly_at.is_some(),
+            "rule": {"n": rule.n()},
+            "dir": self.dir.display().to_string(),
+            "start": format_position_info(&self.variant, &start, PositionInfo::default()),
+            "board": {"size": size.map_or(0, |s| s + 1), "points": pts, "lines": lines},
+            "version": env!("CARGO_PKG_VERSION"),
+        }))
+    }
+
+    /// `/api/probe`: the value of the position and of every legal move (`probe --json`).
+    pub fn probe(&self, query: Option<&str>) -> Reply {
+        let req = match self.request(query, &["fen", "counter", "variant"]) {
+            Ok(r) => r,
+            Err(e) => return e,
+        };
+        match report::probe(&self.tb, &req.pos, req.info.counter) {
+            Ok(answer) => Reply {
+                status: 200,
+                body: answer.json_text(&self.variant),
+            },
+            Err(AnswerError::Probe(e)) => self.probe_error(e),
+            Err(e @ AnswerError::NeedsDistances { .. }) => Reply::error(404, e.to_string()),
+        }
+    }
+
+    /// `/api/pv`: the principal variation (`pv --json`) and the position after each move.
+    pub fn pv(&self, query: Option<&str>) -> Reply {
+        let req = match self.request(query, &["fen", "counter", "variant", "max_plies"]) {
+            Ok(r) => r,
+            Err(e) => return e,
+        };
+        let answer = match report::principal_variation(
+            &self.tb,
+            &req.pos,
+            req.info.counter,
+            req.max_plies,
+        ) {
+            Ok(a) => a,
+            Err(e) => return self.probe_error(e),
+        };
+        let mut body = answer.json(&self.variant);
+        let (mut pos, mut info) = (req.pos, req.info);
+        let fens: Vec<Json> = answer
+            .line
+            .iter()
+            .map(|m| {
+                (pos, info) = self.after(&pos, info, m.mv);
+                format_position_info(&self.variant, &pos, info).into()
+            })
+            .collect();
+        body["fens"] = fens.into();
+        Reply::ok(body)
+    }
+
+    /// `/api/moves`: the position as read and every legal move with the position it leads
+    /// to. Needs no table.
+    pub fn moves(&self, query: Option<&str>) -> Reply {
+        let req = match self.request(query, &["fen", "counter", "variant"]) {
+            Ok(r) => r,
+            Err(e) => return e,
+        };
+        let (pos, info) = (req.pos, req.info);
+        let v = &self.variant;
+        let board = v.board();
+        let square = |p: u8| {
+            if p == NO_SQUARE {
+                Json::Null
+            } else {
+                board.name(p).into()
+            }
+        };
+        let moves: Vec<Json> = legal_moves(v, &pos, Convention::Combined)
+            .into_iter()
+            .map(|mv| {
+                let (next, next_info) = self.after(&pos, info, mv);
+                json!({
+                    "move": format_move(v, mv),
+                    "from": square(mv.from),
+                    "to": square(mv.to),
+                    "remove": square(mv.remove),
+                    "fen": format_position_info(v, &next, next_info),
+                })
+            })
+            .collect();
+        let stones = |c: Color| -> Vec<&str> {
+            points(pos.stones[c.index()])
+                .map(|p| board.name(p))
+                .collect()
+        };
+        let rule = self.tb.rule();
+        Reply::ok(json!({
+            "fen": format_position_info(v, &pos, info),
+            "to_move": pos.to_move.to_string(),
+            "phase": if pos.in_hand.iter().any(|&h| h > 0) { "placing" } else { "moving" },
+            "pending_removal": pos.pending_removal,
+            "stones": {"white": stones(Color::White), "black": stones(Color::Black)},
+            "in_hand": {"white": pos.in_hand[0], "black": pos.in_hand[1]},
+            "rule": rule_json(rule, info.counter),
+            "full_move": info.full_move,
+            "outcome": self.outcome(&pos, info),
+            "moves": moves,
+        }))
+    }
+
+    /// The position after `mv` with its counter (0 after a placement or removal, else one
+    /// more) and full-move number (one more after black's move).
+    fn after(&self, pos: &Position, info: PositionInfo, mv: Move) -> (Position, PositionInfo) {
+        let next = play(&self.variant, pos, mv);
+        let counter = if mv.removes() || mv.is_place() {
+            0
+        } else {
+            info.counter.saturating_add(1)
+        };
+        let full_move = if pos.to_move == Color::Black && next.to_move == Color::White {
+            info.full_move.saturating_add(1)
+        } else {
+            info.full_move
+        };
+        (next, PositionInfo { counter, full_move })
+    }
+
+    /// A finished game: who won and why; or, under the tables' N-move rule, the draw by the
+    /// counter. `null` while the game goes on.
+    fn outcome(&self, pos: &Position, info: PositionInfo) -> Json {
+        let me = pos.to_move;
+        let few = |c: Color| pos.total(c) < millbase::rules::MIN_STONES;
+        let (winner, reason) = match outcome(&self.variant, pos) {
+            Some(Outcome::Loss) if few(me) => (
+                Some(me.other()),
+                format!("{me} has fewer than three stones"),
+            ),
+            Some(Outcome::Loss) => (Some(me.other()), format!("{me} to move has no legal move")),
+            Some(Outcome::Win) => (
+                Some(me),
+                format!("{} has fewer than three stones", me.other()),
+            ),
+            Some(Outcome::Draw) => (None, "the board is full".to_string()),
+            None => {
+                let rule = self.tb.rule();
+                if rule.is_active() && !pos.pending_removal && info.counter >= u32::from(rule.n()) {
+                    let reason = format!(
+                        "{} plies without a removal or placement: drawn by the {rule}",
+                        info.counter
+                    );
+                    (None, reason)
+                } else {
+                    return Json::Null;
+                }
+            }
+        };
+        json!({"winner": winner.map(|c| c.to_string()), "reason": reason})
+    }
+
+    /// Parse the query: the position (`fen`, with `counter` overriding its counter field),
+    /// `max_plies`, and a `variant` that must be the one served.
+    fn request(&self, query: Option<&str>, allowed: &[&str]) -> Result<Request, Reply> {
+        let q = parse_query(query, allowed)?;
+        self.check_variant(&q)?;
+        let fen = q
+            .iter()
+            .find(|(k, _)| k == "fen")
+            .map(|(_, v)| v.trim())
+            .ok_or_else(|| {
+                Reply::error(
+                    400,
+                    "missing parameter 'fen': a Sanmill position string or 'start'",
+                )
+            })?;
+        if fen.len() > MAX_FEN_LEN {
+            return Err(Reply::error(
+                400,
+                format!("invalid position: longer than {MAX_FEN_LEN} characters"),
+            ));
+        }
+        let (pos, mut info) = parse_position_info(&self.variant, fen).map_err(|e| {
+            let shown = if fen.is_empty() { "" } else { fen };
+            Reply::error(400, format!("invalid position '{shown}': {e}"))
+        })?;
+        if let Some(c) = value_of(&q, "counter") {
+            info.counter = c.parse().map_err(|_| {
+                Reply::error(
+                    400,
+                    format!(
+                        "invalid counter '{c}': expected a whole number from 0 to {}",
+                        u32::MAX
+                    ),
+                )
+            })?;
+        }
+        let max_plies = match value_of(&q, "max_plies") {
+            None => DEFAULT_PV_PLIES,
+            Some(m) => match m.parse::<usize>() {
+                Ok(n) if n <= MAX_PV_PLIES => n,
+                _ => {
+                    return Err(Reply::error(
+                        400,
+                        format!(
+                            "invalid max_plies '{m}': expected a whole number from 0 to {MAX_PV_PLIES}"
+                        ),
+                    ));
+                }
+            },
+        };
+        Ok(Request {
+            pos,
+            info,
+            max_plies,
+        })
+    }
+
+    fn check_variant(&self, q: &[(String, String)]) -> Result<(), Reply> {
+        match value_of(q, "variant") {
+            Some(name) if name != self.variant.name => Err(Reply::error(
+                400,
+                format!(
+                    "variant '{name}' is not served here: this explorer serves the tables of \
+                     variant {} (start another with millbase serve --variant {name})",
+                    self.variant.name
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// The reply to a failed probe: 404 naming the sector and the command for a missing
+    /// table, 400 for a position that cannot be in any table, 500 for a damaged table.
+    fn probe_error(&self, e: ProbeError) -> Reply {
+        match e {
+            ProbeError::Table(TableError::Missing { sector, .. }) => self.missing(sector),
+            ProbeError::Table(TableError::NoSuchSector { .. })
+            | ProbeError::Position(_)
+            | ProbeError::Impossible(_) => Reply::error(400, e.to_string()),
+            ProbeError::Table(t) => Reply::error(500, format!("table error: {t}")),
+        }
+    }
+
+    /// 404 for a position whose sector has no table.
+    fn missing(&self, sector: Sector) -> Reply {
+        let name = sector_name(sector);
+        let command = self.generate_command(&name);
+        let mut body = Map::new();
+        body.insert(
+            "error".into(),
+            format!(
+                "no table for sector {name} in {}: make it with `{command}`",
+                self.dir.display()
+            )
+            .into(),
+        );
+        body.insert("sector".into(), name.into());
+        body.insert("command".into(), command.into());
+        Reply {
+            status: 404,
+            body: Json::Object(body).to_string(),
+        }
+    }
+
+    /// The `millbase generate` command that makes the tables of a sector in this directory
+    /// under this directory's variant and rule.
+    pub fn generate_command(&self, sector: &str) -> String {
+        let mut cmd = String::from("millbase generate");
+        if self.variant.name != "std" {
+            cmd.push_str(&format!(" --variant {}", self.variant.name));
+        }
+        let rule = self.tb.rule();
+        if rule.is_active() {
+            cmd.push_str(&format!(" --n-move-rule {}", rule.n()));
+        }
+        cmd.push_str(&format!(
+            " --dir {} {sector}",
+            shell_quote(&self.dir.display().to_string())
+        ));
+        cmd
+    }
+}
+
+/// A sector as `generate` takes it: `w-b` in the moving phase, else `w-b-wf-bf`.
+pub fn sector_name(s: Sector) -> String {
+    if s.is_moving() {
+        format!("{}-{}", s.w, s.b)
+    } else {
+        s.to_string()
+    }
+}
+
+/// Quote a word for a POSIX shell when it needs it.
+fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:,@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// Grid coordinates of a point named like a chess square (`a1` is (0, 0)).
+fn grid(name: &str) -> (u32, u32) {
+    let mut chars = name.chars();
+    let col = chars
+        .next()
+        .map_or(0, |c| (c as u32).saturating_sub('a' as u32));
+    let row = chars
+        .as_str()
+        .parse::<u32>()
+        .map_or(0, |r| r.saturating_sub(1));
+    (col, row)
+}
+
+/// The value of a query parameter.
+fn value_of<'a>(q: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    q.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+}
+
+/// Decode a query string (`application/x-www-form-urlencoded`: `+` and `%20` are spaces),
+/// refusing unknown and repeated parameters.
+fn parse_query(query: Option<&str>, allowed: &[&str]) -> Result<Vec<(String, String)>, Reply> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (k, v) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
+        if !allowed.contains(&k.as_ref()) {
+            let k: String = k.chars().take(40).collect();
+            return Err(Reply::error(
+                400,
+                format!("unknown parameter '{k}' (expected: {})", allowed.join(", ")),
+            ));
+        }
+        if out.iter().any(|(seen, _)| *seen == k) {
+            return Err(Reply::error(400, format!("parameter '{k}' given twice")));
+        }
+        out.push((k.into_owned(), v.into_owned()));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_only_when_needed() {
+        assert_eq!(shell_quote("data/std"), "data/std");
+        assert_eq!(shell_quote("my tables"), "'my tables'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
+
+    #[test]
+    fn grid_coordinates_follow_the_square_names() {
+        assert_eq!(grid("a1"), (0, 0));
+        assert_eq!(grid("g7"), (6, 6));
+        assert_eq!(grid("d5"), (3, 4));
+    }
+
+    #[test]
+    fn queries_refuse_unknown_and_repeated_parameters() {
+        let q = parse_query(Some("fen=a+b%20c&counter=3"), &["fen", "counter"]).unwrap();
+        assert_eq!(q[0], ("fen".to_string(), "a b c".to_string()));
+        assert_eq!(parse_query(Some("x=1"), &["fen"]).unwrap_err().status, 400);
+        assert_eq!(
+            parse_query(Some("fen=1&fen=2"), &["fen"])
+                .unwrap_err()
+                .status,
+            400
+        );
+        assert!(parse_query(None, &["fen"]).unwrap().is_empty());
+    }
+}
