@@ -556,6 +556,38 @@ pub(crate) fn unreachable_in_run(
     }
 }
 
+/// Set the values of the positions of `sector` that no game reaches ([`crate::reach`]) to
+/// [`crate::value::UNUSED`], as [`WriteOptions::unreachable_dont_care`] lets the writer store
+/// them; returns how many used slots were changed.
+pub fn mark_unreachable(variant: &Variant, sector: Sector, values: &mut [u16]) -> u64 {
+    use rayon::prelude::*;
+    let Some(filter) = crate::reach::ReachFilter::new(variant, sector) else {
+        return 0;
+    };
+    let index = SectorIndex::new(variant, sector);
+    const CHUNK: usize = 1 << 16;
+    values
+        .par_chunks_mut(CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let start = (c * CHUNK) as u64;
+            let mut marks = Vec::new();
+            let mut changed = 0;
+            for_each_orbit_run(&index, start..start + chunk.len() as u64, |run, _| {
+                unreachable_in_run(&index, &filter, run.clone(), &mut marks);
+                for (slot, &m) in run.zip(&marks) {
+                    let v = &mut chunk[(slot - start) as usize];
+                    if m && *v != crate::value::UNUSED {
+                        *v = crate::value::UNUSED;
+                        changed += 1;
+                    }
+                }
+            });
+            changed
+        })
+        .sum()
+}
+
 /// Is `slot` (below the slot count) a used slot?
 #[inline]
 pub(crate) fn is_used(index: &SectorIndex, slot: u64) -> bool {
