@@ -9,10 +9,11 @@
 //! * complete games from the empty board with a few small tables, and with none, finish
 //!   without protocol errors, with results the rules confirm.
 
+#[path = "common/sample.rs"]
+mod sample;
+
 use millbase::engine::game::{DrawRules, Game};
 use millbase::engine::matches::Rng;
-use millbase::index::{Sector, SectorIndex};
-use millbase::movegen::{Convention, legal_moves, outcome, play};
 use millbase::notation::format_position;
 use millbase::position::{Color, Position};
 use millbase::probe::Tablebase;
@@ -49,44 +50,13 @@ fn engine_cmd(dir: &Path) -> String {
 /// about a fifth are remove-pending (a mill just closed by a slide). At most `draws` of
 /// them are draws.
 fn positions(tb: &Tablebase, n: usize, draws: usize, seed: u64) -> Vec<(Position, Value)> {
-    let v = Variant::standard();
-    let sectors = [(3, 3), (3, 4), (4, 3), (4, 4)].map(|(w, b)| Sector::moving(w, b));
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     let mut drawn = 0;
     while out.len() < n {
-        let s = sectors[rng.below(sectors.len())];
-        let index = SectorIndex::new(&v, s);
-        let Some((us, them)) = index.position(rng.next_u64() % index.slots()) else {
+        let Some(pos) = sample::random_position(&mut rng, &sample::SMALL_SECTORS) else {
             continue;
         };
-        let to_move = if rng.below(2) == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        let mut stones = [0; 2];
-        stones[to_move.index()] = us;
-        stones[to_move.other().index()] = them;
-        let mut pos = Position {
-            stones,
-            in_hand: [0, 0],
-            to_move,
-            pending_removal: false,
-        };
-        if outcome(&v, &pos).is_some() {
-            continue;
-        }
-        if rng.below(4) == 0 {
-            let closing = legal_moves(&v, &pos, Convention::Split)
-                .into_iter()
-                .map(|m| play(&v, &pos, m))
-                .find(|p| p.pending_removal);
-            match closing {
-                Some(p) => pos = p,
-                None => continue,
-            }
-        }
         let value = tb.value(&pos).unwrap();
         if value == Value::Draw {
             if drawn == draws {
