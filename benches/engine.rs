@@ -6,16 +6,16 @@
 //! `examples/engine_timing.rs` (docs/BENCHMARKS.md, "Engine").
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use millbase::PositionInfo;
+use millbase::Variant;
 use millbase::engine::game::{DrawRules, Game};
 use millbase::engine::matches::Rng;
 use millbase::engine::{Engine, EngineConfig, Limits, Source};
-use millbase::index::{Sector, SectorIndex};
-use millbase::movegen::{Convention, legal_moves, outcome, play};
-use millbase::notation::PositionInfo;
-use millbase::position::{Color, Position};
-use millbase::rules::Variant;
-use millbase::solve::{SolvedValues, component, solve_component};
-use millbase::table::{WriteOptions, write_sector};
+use millbase::{Color, Position};
+use millbase::{Convention, legal_moves, outcome, play};
+use millbase::{Sector, SectorIndex};
+use millbase::{SolvedValues, component, solve_component};
+use millbase::{WriteOptions, write_sector};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -61,7 +61,7 @@ fn bench(c: &mut Criterion) {
     let v = Variant::standard();
     let dir = tempfile::tempdir().unwrap();
     let mut solved = SolvedValues::new();
-    for first in millbase::generate::solving_order(&v, &[Sector::moving(4, 4)]) {
+    for first in millbase::solving_order(&v, &[Sector::moving(4, 4)]) {
         if component(&v, first).iter().all(|s| solved.contains_key(s)) {
             continue;
         }

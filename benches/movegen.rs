@@ -4,9 +4,9 @@
 //! standard variant (fixed seed), a mix of placing and moving phases.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use millbase::movegen::{Convention, legal_moves, play, unmoves};
-use millbase::position::Position;
-use millbase::rules::Variant;
+use millbase::Position;
+use millbase::Variant;
+use millbase::{Convention, legal_moves, play, unmoves};
 use std::hint::black_box;
 
 /// Number of positions in the benchmark set.

@@ -5,12 +5,12 @@
 //! `cargo bench --bench probe`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use millbase::index::Sector;
-use millbase::position::{Color, Position};
-use millbase::probe::Tablebase;
-use millbase::rules::Variant;
-use millbase::solve::{SolvedValues, solve_component};
-use millbase::table::{TableSet, WriteOptions, write_sector};
+use millbase::Sector;
+use millbase::Tablebase;
+use millbase::Variant;
+use millbase::{Color, Position};
+use millbase::{SolvedValues, solve_component};
+use millbase::{TableSet, WriteOptions, write_sector};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -27,7 +27,7 @@ fn positions(v: &Variant, n: usize) -> Vec<Position> {
         x ^= x >> 7;
         x ^= x << 17;
         let s = sectors[(x % 3) as usize];
-        let index = millbase::index::SectorIndex::new(v, s);
+        let index = millbase::SectorIndex::new(v, s);
         if let Some((us, them)) = index.position((x >> 8) % index.slots()) {
             let to_move = if x & 1 == 0 {
                 Color::White

@@ -16,13 +16,12 @@
 //! (unused slots as symbol 3) compressed as one zstd level 19 frame per sector.
 
 use criterion::{Criterion, criterion_group};
-use millbase::index::Sector;
-use millbase::rules::{Bits, Variant};
-use millbase::solve::{SolvedValues, solve_component};
-use millbase::table::{
-    TableSet, WDL_EXTENSION, WriteOptions, WriteReport, read_table, write_sector,
-};
-use millbase::value::{DRAW, UNUSED, WIN_FLAG};
+use millbase::Sector;
+use millbase::format::{DRAW, UNUSED, WIN_FLAG};
+use millbase::format::{WDL_EXTENSION, read_table};
+use millbase::{Bits, Variant};
+use millbase::{SolvedValues, solve_component};
+use millbase::{TableSet, WriteOptions, WriteReport, write_sector};
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;

@@ -13,12 +13,12 @@
 //!
 //! The table directory is generated (`millbase generate --dir DIR 4-4`) if it has no tables.
 
+use millbase::Variant;
 use millbase::engine::matches::Rng;
-use millbase::index::{Sector, SectorIndex};
-use millbase::movegen::{Convention, legal_moves, outcome, play};
-use millbase::notation::format_position;
-use millbase::position::{Color, Position};
-use millbase::rules::Variant;
+use millbase::format_position;
+use millbase::{Color, Position};
+use millbase::{Convention, legal_moves, outcome, play};
+use millbase::{Sector, SectorIndex};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};

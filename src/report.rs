@@ -227,11 +227,13 @@ pub fn headline(v: RuleValue, rule: NMoveRule, counter: u32) -> String {
 
 impl ProbeAnswer {
     /// The JSON object of `millbase probe --json` and of the explorer's `/api/probe`.
+    #[cfg(test)]
     pub fn json(&self, v: &Variant) -> Json {
         serde_json::from_str(&self.json_text(v)).expect("the probe JSON is well formed")
     }
 
-    /// [`ProbeAnswer::json`] as text, written directly (the explorer's hot path: a position
+    /// The JSON object of `millbase probe --json` and of the explorer's `/api/probe`, as text
+    /// written directly (the explorer's hot path: a position
     /// has up to a few hundred moves, and a map per move costs more than the probe).
     pub fn json_text(&self, v: &Variant) -> String {
         let (value, rule, counter, n) = match self {

@@ -20,12 +20,6 @@ pub trait ValueLookup: Sync {
     }
 }
 
-/// The value a position must have given its successors' values (each from the successor's
-/// side to move, without the N-move rule); `no_move` is the value when there are no moves.
-pub fn best_of(successors: impl Iterator<Item = Value>, no_move: Value) -> Value {
-    best_of_moves(successors.map(Value::before_move), no_move)
-}
-
 /// The value a position must have given the values of its moves for the side making them
 /// ([`NMoveRule::move_value`]); `no_move` is the value when there are no moves at all.
 pub fn best_of_moves(moves: impl Iterator<Item = Value>, no_move: Value) -> Value {

@@ -114,10 +114,10 @@ fn verify_passes_then_fails_on_a_flipped_byte_or_a_truncation() {
 
 #[test]
 fn verify_finds_a_wrong_value_behind_valid_checksums() {
-    use millbase::index::Sector;
-    use millbase::rules::Variant;
-    use millbase::table::{TableSet, WriteOptions, write_sector};
-    use millbase::value::Value;
+    use millbase::Sector;
+    use millbase::Value;
+    use millbase::Variant;
+    use millbase::{TableSet, WriteOptions, write_sector};
     let dir = generated();
     let d = dir.path().to_str().unwrap();
     let v = Variant::standard();

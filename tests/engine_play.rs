@@ -12,13 +12,13 @@
 #[path = "common/sample.rs"]
 mod sample;
 
+use millbase::Tablebase;
+use millbase::Value;
+use millbase::Variant;
 use millbase::engine::game::{DrawRules, Game};
 use millbase::engine::matches::Rng;
-use millbase::notation::format_position;
-use millbase::position::{Color, Position};
-use millbase::probe::Tablebase;
-use millbase::rules::Variant;
-use millbase::value::Value;
+use millbase::format_position;
+use millbase::{Color, Position};
 use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;

@@ -11,12 +11,12 @@
 #[path = "common/sample.rs"]
 mod sample;
 
+use millbase::RuleValue;
+use millbase::Tablebase;
+use millbase::Variant;
 use millbase::engine::matches::Rng;
-use millbase::notation::format_position;
-use millbase::position::{Color, Position};
-use millbase::probe::Tablebase;
-use millbase::rules::Variant;
-use millbase::value::RuleValue;
+use millbase::format_position;
+use millbase::{Color, Position};
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_millbase");
@@ -63,7 +63,7 @@ fn perfect_play_under_the_n_move_rule_from_table_positions() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let v = Variant::standard();
-    let tb = Tablebase::open(dir.path(), v.clone()).unwrap();
+    let tb = Tablebase::open(dir.path(), v).unwrap();
     assert_eq!(tb.rule().n(), N);
 
     // 100 starts: as many cursed wins and blessed losses as the draw gives, at most 15 draws.

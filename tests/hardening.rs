@@ -315,10 +315,10 @@ fn a_wdl_only_directory_answers_without_distances() {
     assert_eq!(out.code, 2);
     assert!(out.error_line().contains("holds WDL files only"));
     // A win turned into a loss, with valid checksums: found from the WDL files alone.
-    use millbase::index::Sector;
-    use millbase::table::{TableSet, WriteOptions, write_sector};
-    use millbase::value::Value;
-    let v = millbase::rules::Variant::standard();
+    use millbase::Sector;
+    use millbase::Value;
+    use millbase::{TableSet, WriteOptions, write_sector};
+    let v = millbase::Variant::standard();
     let s33 = Sector::moving(3, 3);
     let mut values = TableSet::new(made(), v).read_values(s33).unwrap();
     let slot = values
@@ -425,8 +425,8 @@ fn two_generate_processes_share_a_directory_without_solving_twice() {
 
 #[test]
 fn generate_waits_for_a_held_lock_and_cleans_up_after_a_killed_process() {
-    use millbase::index::Sector;
-    use millbase::lock::ComponentLock;
+    use millbase::ComponentLock;
+    use millbase::Sector;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // What a process killed while writing 3-3 leaves: a stale lock file, a temporary file.

@@ -28,13 +28,13 @@
 //! and the ignored test `skipping_changes_nothing` checks that plain rounds (scanning every
 //! undecided position) give the same values.
 
-use millbase::index::{Sector, SectorIndex};
-use millbase::movegen::{Convention, legal_moves, play};
-use millbase::notation::format_position;
-use millbase::position::{Color, Position};
-use millbase::rules::{Bits, Variant};
-use millbase::solve::{SolvedValues, solve_component};
-use millbase::value::Value;
+use millbase::Value;
+use millbase::format_position;
+use millbase::{Bits, Variant};
+use millbase::{Color, Position};
+use millbase::{Convention, legal_moves, play};
+use millbase::{Sector, SectorIndex};
+use millbase::{SolvedValues, solve_component};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;

@@ -29,14 +29,14 @@
 //! taken from the solver's tables as boundary values (3-3, 3-4 and 4-3 are checked
 //! independently by `tests/oracle.rs`; 4-4 is not checked by an oracle).
 
-use millbase::index::{Sector, SectorIndex};
-use millbase::movegen::{Convention, Outcome, legal_moves, outcome, play};
-use millbase::notation::format_position;
-use millbase::plan::{plan, reachable_sectors, start_sector};
-use millbase::position::{Color, Position};
-use millbase::rules::{Bits, FullBoard, Variant};
-use millbase::solve::{SolvedValues, solve_component};
-use millbase::value::Value;
+use millbase::Value;
+use millbase::format_position;
+use millbase::{Bits, FullBoard, Variant};
+use millbase::{Color, Position};
+use millbase::{Convention, Outcome, legal_moves, outcome, play};
+use millbase::{Sector, SectorIndex};
+use millbase::{SolvedValues, solve_component};
+use millbase::{plan, reachable_sectors, start_sector};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -49,15 +49,16 @@
 mod canonical;
 
 use canonical::{Symmetries, k_sets, key_of, pair, position_of, sector_of};
-use millbase::generate::solving_order;
-use millbase::index::{Sector, SectorIndex};
-use millbase::movegen::{Convention, legal_moves, play};
-use millbase::notation::{PositionInfo, format_position_info};
-use millbase::plan::start_sector;
-use millbase::position::{Color, Position};
-use millbase::rules::{Bits, Variant};
-use millbase::solve::{SolvedValues, component, solve_component_under};
-use millbase::value::{NMoveRule, RuleValue, UNUSED, Value};
+use millbase::format::UNUSED;
+use millbase::solving_order;
+use millbase::start_sector;
+use millbase::{Bits, Variant};
+use millbase::{Color, Position};
+use millbase::{Convention, legal_moves, play};
+use millbase::{NMoveRule, RuleValue, Value};
+use millbase::{PositionInfo, format_position_info};
+use millbase::{Sector, SectorIndex};
+use millbase::{SolvedValues, component, solve_component_under};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;

@@ -3,14 +3,14 @@
 //! consistent with the position's value, many threads get the single-threaded answers, and a
 //! missing table names its file.
 
-use millbase::index::Sector;
-use millbase::movegen::{Convention, legal_moves, play};
-use millbase::position::{Color, Position};
-use millbase::probe::Tablebase;
-use millbase::rules::Variant;
-use millbase::solve::{SolvedValues, component, solve_component};
-use millbase::table::{TableSet, WriteOptions, write_sector};
-use millbase::value::Value;
+use millbase::Sector;
+use millbase::Tablebase;
+use millbase::Value;
+use millbase::Variant;
+use millbase::{Color, Position};
+use millbase::{Convention, legal_moves, play};
+use millbase::{SolvedValues, component, solve_component};
+use millbase::{TableSet, WriteOptions, write_sector};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;
@@ -18,7 +18,7 @@ use std::sync::Arc;
 /// Solve `targets` (and what they need, in order) and write them into `dir`.
 fn solve_and_write(v: &Variant, dir: &Path, targets: &[Sector]) -> SolvedValues {
     let mut solved = SolvedValues::new();
-    for first in millbase::generate::solving_order(v, targets) {
+    for first in millbase::solving_order(v, targets) {
         if component(v, first).iter().all(|s| solved.contains_key(s)) {
             continue;
         }
@@ -124,11 +124,11 @@ fn probes_of_positions_agree_with_the_tables_and_the_moves() {
         let (w, b) = [(3, 3), (3, 4), (4, 3)][i % 3];
         let pos = random_position(&mut rng, w, b);
         let sector = Sector::moving(w as u8, b as u8);
-        let slot = millbase::index::SectorIndex::new(&v, sector).slot(pos.us(), pos.them());
+        let slot = millbase::SectorIndex::new(&v, sector).slot(pos.us(), pos.them());
         let expect = Value::decode(solved[&sector][slot as usize]).unwrap();
         let value = tb.value(&pos).unwrap();
         assert_eq!(value, expect);
-        assert_eq!(millbase::table::Wdl::of(value), tb.wdl(&pos).unwrap());
+        assert_eq!(millbase::Wdl::of(value), tb.wdl(&pos).unwrap());
         let moves = tb.move_values(&pos).unwrap();
         assert_eq!(
             moves.len(),

@@ -1,20 +1,20 @@
 //! Tables under the N-move rule: consistency with the tables without it, verification,
 //! and the file round trip.
 
-use millbase::generate::moving_sectors_up_to;
-use millbase::index::Sector;
-use millbase::rules::Variant;
-use millbase::solve::{SolvedValues, component, dependencies, solve_component_under};
-use millbase::table::{TableSet, WriteOptions, write_sector};
-use millbase::value::{NMoveRule, Value};
-use millbase::verify::{ValueLookup, verify_sector_under};
+use millbase::Sector;
+use millbase::Variant;
+use millbase::moving_sectors_up_to;
+use millbase::{NMoveRule, Value};
+use millbase::{SolvedValues, component, dependencies, solve_component_under};
+use millbase::{TableSet, WriteOptions, write_sector};
+use millbase::{ValueLookup, verify_sector_under};
 use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Solve `targets` and their dependencies under `rule`.
 fn solve_all(v: &Variant, targets: &[Sector], rule: NMoveRule) -> SolvedValues {
     let mut solved = SolvedValues::new();
-    for first in millbase::generate::solving_order(v, targets) {
+    for first in millbase::solving_order(v, targets) {
         for d in dependencies(v, first) {
             assert!(solved.contains_key(&d), "{d} before {first}");
         }

@@ -12,11 +12,9 @@
 mod common;
 
 use common::{Server, WIN7, decode, encode, generate, millbase, request};
-use millbase::movegen::play;
-use millbase::notation::{
-    PositionInfo, format_position_info, parse_legal_move, parse_position_info,
-};
-use millbase::rules::Variant;
+use millbase::Variant;
+use millbase::play;
+use millbase::{PositionInfo, format_position_info, parse_legal_move, parse_position_info};
 use serde_json::{Value as Json, json};
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -261,7 +259,7 @@ fn after(fen: &str, mv: &str) -> String {
     } else {
         info.counter + 1
     };
-    let full_move = info.full_move + u32::from(next.to_move == millbase::position::Color::White);
+    let full_move = info.full_move + u32::from(next.to_move == millbase::Color::White);
     format_position_info(&v, &next, PositionInfo { counter, full_move })
 }
 

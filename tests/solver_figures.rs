@@ -1,8 +1,8 @@
 //! The reference figures of RULES.md, reproduced by the solver.
 
-use millbase::index::Sector;
-use millbase::rules::Variant;
-use millbase::solve::{SectorStats, SolvedValues, solve_component};
+use millbase::Sector;
+use millbase::Variant;
+use millbase::{SectorStats, SolvedValues, solve_component};
 use std::sync::Arc;
 
 fn solve(v: &Variant, sectors: &[Sector]) -> SolvedValues {

@@ -2,14 +2,13 @@
 //! for files of another variant, version or kind, damaged and truncated files (never a panic,
 //! never a wrong answer), and probing from many threads.
 
-use millbase::index::{Sector, SectorIndex};
-use millbase::rules::Variant;
-use millbase::solve::{SolvedValues, component, solve_component};
-use millbase::table::{
-    Corruption, FileKind, HEADER_LEN, TableError, TableSet, Wdl, WriteOptions, distance_path,
-    sector_is_complete, wdl_path, write_sector,
-};
-use millbase::value::{UNUSED, Value};
+use millbase::Value;
+use millbase::Variant;
+use millbase::format::UNUSED;
+use millbase::format::{FileKind, HEADER_LEN, distance_path, sector_is_complete, wdl_path};
+use millbase::{Corruption, TableError, TableSet, Wdl, WriteOptions, write_sector};
+use millbase::{Sector, SectorIndex};
+use millbase::{SolvedValues, component, solve_component};
 use proptest::prelude::*;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};

@@ -4,9 +4,9 @@
 //! protocol may meet is here: unknown commands and options, bad option values, bad positions
 //! (which keep the previous position), bad `go` parameters, blank lines and invalid UTF-8.
 
+use millbase::Variant;
 use millbase::engine::EngineConfig;
 use millbase::engine::uci::{UciStart, run};
-use millbase::rules::Variant;
 use std::io::{Cursor, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

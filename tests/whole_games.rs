@@ -1,12 +1,12 @@
 //! Whole games of the small variants, solved from the empty board and checked position by
 //! position with the forward verifier.
 
-use millbase::index::Sector;
-use millbase::plan::{plan, start_sector};
-use millbase::rules::Variant;
-use millbase::solve::{SectorStats, SolvedValues, solve_component};
-use millbase::value::Value;
-use millbase::verify::{ValueLookup, verify_sector};
+use millbase::Sector;
+use millbase::Value;
+use millbase::Variant;
+use millbase::{SectorStats, SolvedValues, solve_component};
+use millbase::{ValueLookup, verify_sector};
+use millbase::{plan, start_sector};
 use std::sync::Arc;
 
 struct Lookup<'a>(&'a SolvedValues);

@@ -1,11 +1,11 @@
 //! Game-model commands: `moves` and `perft`.
 
 use super::{CliError, ConventionArg, VariantArg, emit, position_arg};
+use crate::movegen::{self, Convention, legal_moves, play};
+use crate::notation::{START, format_move};
+use crate::position::Position;
+use crate::rules::Variant;
 use clap::Args;
-use millbase::movegen::{self, Convention, legal_moves, play};
-use millbase::notation::{START, format_move};
-use millbase::position::Position;
-use millbase::rules::Variant;
 use rayon::prelude::*;
 
 /// Arguments of `millbase moves`.

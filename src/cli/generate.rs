@@ -1,16 +1,16 @@
 //! `generate` and `stats`: solving sectors into a directory and summarising its tables.
 
 use super::{CliError, VariantArg, emit};
-use clap::Args;
-use indicatif::{MultiProgress, ProgressBar, ProgressState, ProgressStyle};
-use millbase::generate::{
+use crate::generate::{
     ComponentReport, GenerateObserver, GenerateOptions, generate_with, moving_sectors_up_to,
 };
-use millbase::index::Sector;
-use millbase::rules::Variant;
-use millbase::solve::SectorStats;
-use millbase::table::{TableDir, TableError, TableSet, distance_path, wdl_path};
-use millbase::value::NMoveRule;
+use crate::index::Sector;
+use crate::rules::Variant;
+use crate::solve::SectorStats;
+use crate::table::{TableDir, TableError, TableSet, distance_path, wdl_path};
+use crate::value::NMoveRule;
+use clap::Args;
+use indicatif::{MultiProgress, ProgressBar, ProgressState, ProgressStyle};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -189,7 +189,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         )));
     }
     let targets = if args.all {
-        millbase::plan::reachable_sectors(&v)
+        crate::plan::reachable_sectors(&v)
     } else if args.sectors.is_empty() {
         moving_sectors_up_to(&v, 10)
     } else {

@@ -2,12 +2,12 @@
 //! refereed by millbase's rules including both draw rules.
 
 use super::{CliError, VariantArg, emit};
-use clap::Args;
-use millbase::engine::game::{DrawRules, Game, Reason};
-use millbase::engine::matches::{
+use crate::engine::game::{DrawRules, Game, Reason};
+use crate::engine::matches::{
     BuiltinPlayer, GameRecord, MatchConfig, Player, UciPlayer, run_match,
 };
-use millbase::position::Color;
+use crate::position::Color;
+use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;

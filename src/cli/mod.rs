@@ -15,11 +15,11 @@ mod serve;
 mod uci;
 mod verify;
 
+use crate::movegen::Convention;
+use crate::notation::parse_position;
+use crate::position::Position;
+use crate::rules::Variant;
 use clap::{Args, Parser, Subcommand};
-use millbase::movegen::Convention;
-use millbase::notation::parse_position;
-use millbase::position::Position;
-use millbase::rules::Variant;
 use std::fmt;
 use std::io::{self, Write};
 

@@ -2,8 +2,8 @@
 
 use super::{CliError, VariantArg, emit};
 use crate::cli::generate::parse_sectors;
+use crate::plan::{PlanEntry, plan};
 use clap::Args;
-use millbase::plan::{PlanEntry, plan};
 use std::fmt::Write as _;
 
 /// Arguments of `millbase plan`.
@@ -42,12 +42,12 @@ struct Estimate {
     disk: f64,
 }
 
-fn estimate(v: &millbase::rules::Variant, e: &PlanEntry) -> Estimate {
+fn estimate(v: &crate::rules::Variant, e: &PlanEntry) -> Estimate {
     let positions: u64 = e.positions.iter().sum();
     let slots: u64 = e.slots.iter().sum();
     // Sectors whose moves all leave them take the one-pass solver (2 bytes per slot).
-    let exit_only = matches!(e.sectors[..], [s] if !millbase::solve::can_slide(v, s)
-        && millbase::solve::exit_sectors(v, s).place.is_some());
+    let exit_only = matches!(e.sectors[..], [s] if !crate::solve::can_slide(v, s)
+        && crate::solve::exit_sectors(v, s).place.is_some());
     let (rate, work_bytes) = if exit_only {
         (PLACING_RATE, EXIT_ONLY_BYTES_PER_SLOT)
     } else {
@@ -56,7 +56,7 @@ fn estimate(v: &millbase::rules::Variant, e: &PlanEntry) -> Estimate {
     let read: u64 = e
         .dependencies
         .iter()
-        .map(|&d| millbase::index::SectorIndex::new(v, d).slots())
+        .map(|&d| crate::index::SectorIndex::new(v, d).slots())
         .sum();
     Estimate {
         seconds: positions as f64 / rate,

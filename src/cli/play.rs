@@ -2,14 +2,14 @@
 
 use super::generate::table_dir;
 use super::{CliError, VariantArg, position_arg};
+use crate::engine::display::diagram;
+use crate::engine::game::{DrawRules, Game};
+use crate::engine::oracle::Oracle;
+use crate::engine::{Decision, Engine, EngineConfig, Limits, Score, Source};
+use crate::notation::{PositionInfo, format_move};
+use crate::position::{Color, Move};
+use crate::value::Value;
 use clap::Args;
-use millbase::engine::display::diagram;
-use millbase::engine::game::{DrawRules, Game};
-use millbase::engine::oracle::Oracle;
-use millbase::engine::{Decision, Engine, EngineConfig, Limits, Score, Source};
-use millbase::notation::{PositionInfo, format_move};
-use millbase::position::{Color, Move};
-use millbase::value::Value;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -341,8 +341,8 @@ pub fn run_play(args: &PlayArgs) -> Result<(), CliError> {
     } else {
         let text = args.position.join(" ");
         position_arg(&v, &text)?;
-        let (pos, info) = millbase::notation::parse_position_info(&v, &text).unwrap_or((
-            millbase::position::Position::start(&v),
+        let (pos, info) = crate::notation::parse_position_info(&v, &text).unwrap_or((
+            crate::position::Position::start(&v),
             PositionInfo::default(),
         ));
         Game::new(v, pos, info, rules)

@@ -2,13 +2,13 @@
 
 use super::generate::table_dir;
 use super::{CliError, VariantArg, emit, position_arg};
+use crate::notation::parse_position_info;
+use crate::position::Position;
+use crate::probe::{ProbeError, Tablebase};
+use crate::report::{self, AnswerError};
+use crate::rules::Variant;
+use crate::table::TableDir;
 use clap::Args;
-use millbase::notation::parse_position_info;
-use millbase::position::Position;
-use millbase::probe::{ProbeError, Tablebase};
-use millbase::report::{self, AnswerError};
-use millbase::rules::Variant;
-use millbase::table::TableDir;
 use std::path::PathBuf;
 
 /// Arguments of `millbase probe`.

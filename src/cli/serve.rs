@@ -2,9 +2,9 @@
 
 use super::generate::table_dir;
 use super::{CliError, VariantArg};
+use crate::probe::Tablebase;
 use crate::serve::{self, Explorer};
 use clap::Args;
-use millbase::probe::Tablebase;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
 use std::path::PathBuf;
 
@@ -29,7 +29,7 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), CliError> {
     let v = args.variant.get()?;
     let dir = table_dir(&args.dir, &v);
     let tb = Tablebase::open(&dir, v).map_err(|e| CliError::usage(e.to_string()))?;
-    let present = millbase::table::TableDir::scan(&dir).map_or(0, |t| t.sectors().count());
+    let present = crate::table::TableDir::scan(&dir).map_or(0, |t| t.sectors().count());
     let addr = SocketAddr::new(args.bind, args.port);
     let listener = TcpListener::bind(addr)
         .map_err(|e| CliError::failure(format!("cannot listen on {addr}: {e}")))?;

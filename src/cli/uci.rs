@@ -2,9 +2,9 @@
 
 use super::generate::table_dir;
 use super::{CliError, VariantArg};
+use crate::engine::EngineConfig;
+use crate::engine::uci::{UciStart, run};
 use clap::Args;
-use millbase::engine::EngineConfig;
-use millbase::engine::uci::{UciStart, run};
 use std::io::{self, BufReader};
 use std::path::PathBuf;
 

@@ -4,13 +4,13 @@
 
 use super::generate::{parse_sectors, scan_tables, table_dir};
 use super::{CliError, VariantArg, emit, one_line};
+use crate::index::Sector;
+use crate::plan::successor_sectors;
+use crate::table::{TableDir, TableError, TableSet, Wdl, distance_path, wdl_path};
+use crate::value::Value;
+use crate::verify::{Mismatch, ValueLookup, verify_sector_under};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use millbase::index::Sector;
-use millbase::plan::successor_sectors;
-use millbase::table::{TableDir, TableError, TableSet, Wdl, distance_path, wdl_path};
-use millbase::value::Value;
-use millbase::verify::{Mismatch, ValueLookup, verify_sector_under};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -351,7 +351,7 @@ mod tests {
         assert!(!bad.detail.contains("/d/"), "{}", bad.detail);
         let damaged = TableError::Corrupt {
             path: distance_path(dir, s),
-            problem: millbase::table::Corruption::FileChecksum,
+            problem: crate::table::Corruption::FileChecksum,
         };
         let (path, bad) = blame(&damaged, dir, s);
         assert_eq!(

@@ -1,24 +1,23 @@
 //! An engine that plays perfectly where tables exist and searches where they end, with the
-//! front ends built on it: Sanmill's UCI dialect ([`uci`]), the referee of games and matches
-//! ([`game`], [`matches`]) and a board diagram for the terminal ([`display`]).
+//! front ends built on it: Sanmill's UCI dialect ([`uci`]) and the referee of games and
+//! matches ([`game`], [`matches`]).
 //!
 //! [`Engine::think`] answers "what to play in this game": from the tables when every move's
-//! value is known ([`choice`]), otherwise by an alpha-beta search whose leaves probe the tables
-//! wherever their sector is present ([`search`], evaluation in [`eval`]). All table access
-//! goes through one adapter, [`oracle::Oracle`].
+//! value is known, otherwise by an alpha-beta search whose leaves probe the tables wherever
+//! their sector is present.
 //!
 //! Time: `movetime` (or the `MoveTime` option, whole seconds), `depth`, `nodes`, a clock
 //! (`wtime`/`btime`/`winc`/`binc`/`movestogo`), or `infinite` (until stopped). With none of
 //! them, the search uses [`DEFAULT_BUDGET`] (1 s). Table answers take no search time.
 
-pub mod choice;
-pub mod display;
-pub mod eval;
+mod choice;
+pub(crate) mod display;
+mod eval;
 pub mod game;
 pub mod matches;
-pub mod oracle;
-pub mod search;
-pub mod tt;
+pub(crate) mod oracle;
+mod search;
+mod tt;
 pub mod uci;
 
 use crate::movegen::{Convention, legal_moves};

@@ -141,6 +141,7 @@ impl TranspositionTable {
     }
 
     /// Size in MiB (rounded down).
+    #[cfg(test)]
     pub fn megabytes(&self) -> usize {
         (self.entries.len() * std::mem::size_of::<Entry>()) >> 20
     }

@@ -15,14 +15,14 @@
 //! Requests name positions only: the files read are those of the served directory that the
 //! tables of those positions live in.
 
-use millbase::index::Sector;
-use millbase::movegen::{Convention, Outcome, legal_moves, outcome, play};
-use millbase::notation::{PositionInfo, format_move, format_position_info, parse_position_info};
-use millbase::position::{Color, Move, Position};
-use millbase::probe::{ProbeError, Tablebase};
-use millbase::report::{self, AnswerError, rule_json};
-use millbase::rules::{NO_SQUARE, Variant, points};
-use millbase::table::TableError;
+use crate::index::Sector;
+use crate::movegen::{Convention, Outcome, legal_moves, outcome, play};
+use crate::notation::{PositionInfo, format_move, format_position_info, parse_position_info};
+use crate::position::{Color, Move, Position};
+use crate::probe::{ProbeError, Tablebase};
+use crate::report::{self, AnswerError, rule_json};
+use crate::rules::{NO_SQUARE, Variant, points};
+use crate::table::TableError;
 use serde_json::{Map, Value as Json, json};
 use std::path::PathBuf;
 
@@ -233,7 +233,7 @@ impl Explorer {
     /// counter. `null` while the game goes on.
     fn outcome(&self, pos: &Position, info: PositionInfo) -> Json {
         let me = pos.to_move;
-        let few = |c: Color| pos.total(c) < millbase::rules::MIN_STONES;
+        let few = |c: Color| pos.total(c) < crate::rules::MIN_STONES;
         let (winner, reason) = match outcome(&self.variant, pos) {
             Some(Outcome::Loss) if few(me) => (
                 Some(me.other()),

@@ -86,11 +86,6 @@ impl TableDir {
         })
     }
 
-    /// The directory.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
     /// No table file at all?
     pub fn is_empty(&self) -> bool {
         self.sectors.is_empty()

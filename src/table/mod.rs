@@ -24,11 +24,10 @@ pub(crate) mod open;
 mod reader;
 mod writer;
 
-pub use dir::{TableDir, TableFiles, check_table_dir};
+pub use dir::{TableDir, check_table_dir};
 pub use format::Header;
 pub use reader::{
-    DEFAULT_CACHE_BYTES, SectorCheck, TableSet, WdlCounts, sector_is_complete,
-    sector_is_complete_under, sector_status,
+    SectorCheck, TableSet, WdlCounts, sector_is_complete, sector_is_complete_under, sector_status,
 };
 pub use writer::{WriteOptions, WriteReport, is_temporary_of, write_sector};
 
@@ -554,38 +553,6 @@ pub(crate) fn unreachable_in_run(
         out.push(filter.them_impossible(crate::index::pdep(combo, free)));
         combo = crate::index::next_combination(combo);
     }
-}
-
-/// Set the values of the positions of `sector` that no game reaches ([`crate::reach`]) to
-/// [`crate::value::UNUSED`], as [`WriteOptions::unreachable_dont_care`] lets the writer store
-/// them; returns how many used slots were changed.
-pub fn mark_unreachable(variant: &Variant, sector: Sector, values: &mut [u16]) -> u64 {
-    use rayon::prelude::*;
-    let Some(filter) = crate::reach::ReachFilter::new(variant, sector) else {
-        return 0;
-    };
-    let index = SectorIndex::new(variant, sector);
-    const CHUNK: usize = 1 << 16;
-    values
-        .par_chunks_mut(CHUNK)
-        .enumerate()
-        .map(|(c, chunk)| {
-            let start = (c * CHUNK) as u64;
-            let mut marks = Vec::new();
-            let mut changed = 0;
-            for_each_orbit_run(&index, start..start + chunk.len() as u64, |run, _| {
-                unreachable_in_run(&index, &filter, run.clone(), &mut marks);
-                for (slot, &m) in run.zip(&marks) {
-                    let v = &mut chunk[(slot - start) as usize];
-                    if m && *v != crate::value::UNUSED {
-                        *v = crate::value::UNUSED;
-                        changed += 1;
-                    }
-                }
-            });
-            changed
-        })
-        .sum()
 }
 
 /// Is `slot` (below the slot count) a used slot?

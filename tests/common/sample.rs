@@ -4,11 +4,11 @@
 
 #![allow(dead_code)]
 
+use millbase::Variant;
 use millbase::engine::matches::Rng;
-use millbase::index::{Sector, SectorIndex};
-use millbase::movegen::{Convention, legal_moves, outcome, play};
-use millbase::position::{Color, Position};
-use millbase::rules::Variant;
+use millbase::{Color, Position};
+use millbase::{Convention, legal_moves, outcome, play};
+use millbase::{Sector, SectorIndex};
 
 /// The moving sectors 3-3, 3-4, 4-3 and 4-4.
 pub const SMALL_SECTORS: [(u8, u8); 4] = [(3, 3), (3, 4), (4, 3), (4, 4)];
