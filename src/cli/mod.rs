@@ -5,6 +5,7 @@
 //! add a variant to [`Command`] and an arm to [`run`]. Shared options ([`VariantArg`],
 //! [`ConventionArg`]) and helpers ([`position_arg`], [`emit`]) are here.
 
+mod batch;
 mod game;
 mod generate;
 mod match_cmd;
@@ -25,6 +26,10 @@ use std::io::{self, Write};
 
 /// Exit status for usage and input errors (bad arguments, unreadable positions or moves).
 pub const EXIT_USAGE: i32 = 2;
+
+/// Exit status of `millbase probe --batch` when some lines could not be answered (each has
+/// its error object in the output; the other lines were answered).
+pub const EXIT_SOME_FAILED: i32 = 3;
 
 /// Exit status for failures that are not the user's input (e.g. an unwritable output).
 pub const EXIT_FAILURE: i32 = 1;
