@@ -290,7 +290,7 @@ impl ProbeAnswer {
                 value,
                 rule,
                 counter,
-                moves,
+                ..
             } => (Some(*value), *rule, *counter),
             ProbeAnswer::Wdl { rule, counter, .. } => (None, *rule, *counter),
         };

@@ -102,7 +102,8 @@ fn answers_agree_with_probe_json_with_and_without_moves() {
     lines.push(WIN7.to_string());
     lines.push("  ".to_string() + WIN7 + "  "); // echoed as given
     let input = lines.join("\n") + "\n";
-    let (code, with_moves, err) = run_with_input(&["probe", "--batch", "--moves", "--dir", d], &input);
+    let (code, with_moves, err) =
+        run_with_input(&["probe", "--batch", "--moves", "--dir", d], &input);
     assert_eq!(code, 0, "{err}");
     assert!(err.is_empty(), "{err}");
     let (code, plain, err) = run_with_input(&["probe", "--batch", "--dir", d], &input);
@@ -117,11 +118,17 @@ fn answers_agree_with_probe_json_with_and_without_moves() {
         assert_eq!(with_moves[i]["input"], line.as_str());
         assert_eq!(plain[i]["input"], line.as_str());
         assert_eq!(without_input(&with_moves[i], true), single, "{line}");
-        assert_eq!(without_input(&plain[i], false), without_input(&single, false));
+        assert_eq!(
+            without_input(&plain[i], false),
+            without_input(&single, false)
+        );
         assert!(plain[i].get("moves").is_none(), "no moves by default");
         assert!(with_moves[i]["moves"].is_array());
     }
-    assert!(remove_pending > 0, "remove-pending positions are among them");
+    assert!(
+        remove_pending > 0,
+        "remove-pending positions are among them"
+    );
     assert_eq!(plain[24]["value"], "win");
     assert_eq!(plain[24]["plies"], 7);
 }
@@ -135,8 +142,8 @@ fn bad_lines_get_error_objects_in_order_and_the_run_goes_on() {
         WIN7,
         "",
         "not a position",
-        "start",       // its table (placing) was not generated
-        five_five,     // nor this one
+        "start",               // its table (placing) was not generated
+        five_five,             // nor this one
         "OOOOOOOOOO**/ w m s", // malformed
         "\t",
         WIN7,
@@ -147,10 +154,20 @@ fn bad_lines_get_error_objects_in_order_and_the_run_goes_on() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("4 of 6 positions"), "{err}");
     let answers = parse_lines(&out);
-    let inputs: Vec<&str> = answers.iter().map(|a| a["input"].as_str().unwrap()).collect();
+    let inputs: Vec<&str> = answers
+        .iter()
+        .map(|a| a["input"].as_str().unwrap())
+        .collect();
     assert_eq!(
         inputs,
-        [WIN7, "not a position", "start", five_five, "OOOOOOOOOO**/ w m s", WIN7]
+        [
+            WIN7,
+            "not a position",
+            "start",
+            five_five,
+            "OOOOOOOOOO**/ w m s",
+            WIN7
+        ]
     );
     for (i, a) in answers.iter().enumerate() {
         let failed = (1..=4).contains(&i);
@@ -162,9 +179,18 @@ fn bad_lines_get_error_objects_in_order_and_the_run_goes_on() {
             assert_eq!(a["value"], "win");
         }
     }
-    assert!(answers[1]["error"].as_str().unwrap().contains("invalid position"));
+    assert!(
+        answers[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("invalid position")
+    );
     // A missing table is named.
-    assert!(answers[3]["error"].as_str().unwrap().contains("5-5"), "{}", answers[3]);
+    assert!(
+        answers[3]["error"].as_str().unwrap().contains("5-5"),
+        "{}",
+        answers[3]
+    );
 }
 
 #[test]
@@ -172,9 +198,16 @@ fn exit_statuses_and_usage_errors() {
     let dir = generated(&[], &["3-3"]);
     let d = dir.path().to_str().unwrap();
     let (code, out, err) = run_with_input(&["probe", "--batch", "--dir", d], "");
-    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""), "empty input");
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (0, "", ""),
+        "empty input"
+    );
     let (code, out, _) = run_with_input(&["probe", "--batch", "--json", "--dir", d], WIN7);
-    assert_eq!(code, 0, "--json is accepted, a last line without newline answered");
+    assert_eq!(
+        code, 0,
+        "--json is accepted, a last line without newline answered"
+    );
     assert_eq!(parse_lines(&out).len(), 1);
     for args in [
         &["probe", "--batch", "--dir", d, WIN7][..],
@@ -196,8 +229,7 @@ fn exit_statuses_and_usage_errors() {
     );
     assert_eq!(code, 2, "{err}");
     // --cache-mb only changes the speed.
-    let (code, out, _) =
-        run_with_input(&["probe", "--batch", "--cache-mb", "0", "--dir", d], WIN7);
+    let (code, out, _) = run_with_input(&["probe", "--batch", "--cache-mb", "0", "--dir", d], WIN7);
     assert_eq!(code, 0);
     assert_eq!(parse_lines(&out)[0]["plies"], 7);
 }
@@ -209,8 +241,10 @@ fn counters_under_an_n_move_rule() {
     let at = |c: u32| WIN7.replace(" 0 0 1 ids:nodes", &format!(" 0 {c} 1 ids:nodes"));
     let lines: Vec<String> = (0..10).map(at).collect();
     let input = lines.join("\n");
-    let (code, out, err) =
-        run_with_input(&["probe", "--batch", "--moves", "--dir", d.to_str().unwrap()], &input);
+    let (code, out, err) = run_with_input(
+        &["probe", "--batch", "--moves", "--dir", d.to_str().unwrap()],
+        &input,
+    );
     assert_eq!(code, 0, "{err}");
     let answers = parse_lines(&out);
     let mut kinds = std::collections::BTreeSet::new();
@@ -220,10 +254,20 @@ fn counters_under_an_n_move_rule() {
         assert_eq!(without_input(a, true), probe_json(d, &[], line));
         kinds.insert(a["value"].as_str().unwrap().to_string());
     }
-    assert!(kinds.contains("win") && kinds.contains("cursed-win"), "{kinds:?}");
+    assert!(
+        kinds.contains("win") && kinds.contains("cursed-win"),
+        "{kinds:?}"
+    );
     // --counter overrides every line's counter.
     let (code, out, err) = run_with_input(
-        &["probe", "--batch", "--counter", "5", "--dir", d.to_str().unwrap()],
+        &[
+            "probe",
+            "--batch",
+            "--counter",
+            "5",
+            "--dir",
+            d.to_str().unwrap(),
+        ],
         &input,
     );
     assert_eq!(code, 0, "{err}");
@@ -290,7 +334,12 @@ fn answers_come_line_by_line_and_a_closed_pipe_ends_quietly() {
     drop(stdin);
     let status = child.wait().unwrap();
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     assert_eq!(status.code(), Some(0), "{err}");
     assert!(err.is_empty(), "no panic, no message: {err}");
 }

@@ -29,12 +29,29 @@ pub struct BatchArgs {
     #[arg(long)]
     pub batch: bool,
     /// With --batch: also give every move's value ("moves"), as probe --json does.
-    #[arg(long, requires = "batch")]
+    #[arg(long)]
     pub moves: bool,
     /// With --batch: cache up to N MiB of decompressed table blocks [default: 64]; more
     /// helps many random positions of large tables.
-    #[arg(long, value_name = "N", requires = "batch")]
+    #[arg(long, value_name = "N")]
     pub cache_mb: Option<usize>,
+}
+
+impl BatchArgs {
+    /// A usage error if a batch option is given without `--batch` (clap's `requires` does
+    /// not see a missing flag, whose default value counts as present).
+    pub fn check(&self) -> Result<(), CliError> {
+        let given = [
+            (self.moves, "--moves"),
+            (self.cache_mb.is_some(), "--cache-mb"),
+        ];
+        match given.iter().find(|(on, _)| *on) {
+            Some((_, name)) if !self.batch => Err(CliError::usage(format!(
+                "{name} needs --batch (a single probe always gives every move's value)"
+            ))),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// `millbase probe --batch`: answer every line of standard input.
@@ -65,7 +82,9 @@ pub fn run_batch(
             return Err(CliError::failure(format!("cannot write output: {e}")));
         }
         Err(RunError::Read(e)) => {
-            return Err(CliError::failure(format!("cannot read standard input: {e}")));
+            return Err(CliError::failure(format!(
+                "cannot read standard input: {e}"
+            )));
         }
     };
     if tally.failed > 0 {
@@ -230,7 +249,13 @@ mod tests {
                      ********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1";
         let mut out = Vec::new();
         let tally = batch.run(input.as_bytes(), &mut out).unwrap();
-        assert_eq!(tally, Tally { lines: 3, failed: 3 });
+        assert_eq!(
+            tally,
+            Tally {
+                lines: 3,
+                failed: 3
+            }
+        );
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<serde_json::Value> = text
             .lines()
@@ -239,7 +264,12 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert_eq!(lines[0]["input"], "start");
         assert_eq!(lines[1]["input"], "nonsense \"q\"");
-        assert!(lines[1]["error"].as_str().unwrap().starts_with("invalid position"));
+        assert!(
+            lines[1]["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("invalid position")
+        );
         assert!(lines[2]["input"].as_str().unwrap().starts_with("********/"));
         for l in &lines {
             assert_eq!(l.as_object().unwrap().len(), 2, "{l}");

@@ -109,6 +109,7 @@ fn answer_error(e: AnswerError) -> CliError {
 
 /// `millbase probe`.
 pub fn run_probe(args: &ProbeArgs) -> Result<(), CliError> {
+    args.batch.check()?;
     if args.batch.batch {
         return run_batch(&args.variant, &args.dir, &args.counter, &args.batch);
     }
