@@ -30,7 +30,7 @@ else
     echo "generating the default set (w + b <= 10) into $dir"
     start=$(date +%s.%N)
     $bin generate --quiet --dir "$dir"
-    echo "  $(echo "$(date +%s.%N) - $start" | bc) s"
+    echo "  $(secs "$(echo "$(date +%s.%N) - $start" | bc)") s"
 fi
 
 # Every moving sector with w + b <= 10, both ways round.
@@ -39,7 +39,8 @@ target/release/examples/random_positions "$n" "$seed" $sectors > "$tmp/positions
 head -n "$sample" "$tmp/positions" > "$tmp/sample"
 
 now() { date +%s.%N; }
-rate() { echo "scale=1; $1 / $2" | bc; }
+rate() { printf '%.0f' "$(echo "scale=3; $1 / $2" | bc)"; }
+secs() { printf '%.2f' "$1"; }
 
 # One batch run: prints its seconds; checks that every line got an answer and none an error.
 batch() {
@@ -56,12 +57,12 @@ batch() {
 
 echo "tables: $dir; $n random positions of $sectors (seed $seed); load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 t_plain=$(batch "$tmp/positions")
-echo "probe --batch                 $n positions  $t_plain s  $(rate "$n" "$t_plain") positions/s"
+echo "probe --batch                   $n positions  $(secs "$t_plain") s  $(rate "$n" "$t_plain") positions/s"
 t_moves=$(batch "$tmp/positions" --moves)
-echo "probe --batch --moves         $n positions  $t_moves s  $(rate "$n" "$t_moves") positions/s"
+echo "probe --batch --moves           $n positions  $(secs "$t_moves") s  $(rate "$n" "$t_moves") positions/s"
 if [ -n "$cache_mb" ]; then
     t_cache=$(batch "$tmp/positions" --cache-mb "$cache_mb")
-    echo "probe --batch --cache-mb $cache_mb $n positions  $t_cache s  $(rate "$n" "$t_cache") positions/s"
+    echo "probe --batch --cache-mb $cache_mb   $n positions  $(secs "$t_cache") s  $(rate "$n" "$t_cache") positions/s"
 fi
 
 start=$(now)
@@ -71,9 +72,9 @@ done < "$tmp/sample"
 end=$(now)
 t_single=$(echo "$end - $start" | bc)
 single=$(rate "$sample" "$t_single")
-echo "probe --json, one process each $sample positions  $t_single s  $single positions/s"
+echo "probe --json, one process each  $sample positions  $(secs "$t_single") s  $single positions/s"
 
-ratio_plain=$(echo "scale=1; $n / $t_plain / ($sample / $t_single)" | bc)
-ratio_moves=$(echo "scale=1; $n / $t_moves / ($sample / $t_single)" | bc)
+ratio_plain=$(printf '%.0f' "$(echo "scale=3; $n / $t_plain / ($sample / $t_single)" | bc)")
+ratio_moves=$(printf '%.0f' "$(echo "scale=3; $n / $t_moves / ($sample / $t_single)" | bc)")
 echo "ratio: --batch ${ratio_plain}x, --batch --moves ${ratio_moves}x one process per position (target >= 20x)"
 if [ "$(echo "$ratio_moves >= 20" | bc)" -eq 1 ]; then echo "PASS"; else echo "FAIL"; exit 1; fi
