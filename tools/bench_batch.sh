@@ -19,6 +19,10 @@ cache_mb=${CACHE_MB-1024}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+now() { date +%s.%N; }
+rate() { printf '%.0f' "$(echo "scale=3; $1 / $2" | bc)"; }
+secs() { printf '%.2f' "$1"; }
+
 cargo build --release --quiet --bin millbase --example random_positions
 bin=target/release/millbase
 if [ $# -ge 1 ]; then
@@ -29,7 +33,7 @@ else
     dir=$tmp/tables
     echo "generating the default set (w + b <= 10) into $dir"
     start=$(date +%s.%N)
-    $bin generate --quiet --dir "$dir"
+    $bin generate --quiet --dir "$dir" | tail -1
     echo "  $(secs "$(echo "$(date +%s.%N) - $start" | bc)") s"
 fi
 
@@ -38,9 +42,6 @@ sectors="3-3 3-4 4-3 3-5 5-3 3-6 6-3 3-7 7-3 4-4 4-5 5-4 4-6 6-4 5-5"
 target/release/examples/random_positions "$n" "$seed" $sectors > "$tmp/positions"
 head -n "$sample" "$tmp/positions" > "$tmp/sample"
 
-now() { date +%s.%N; }
-rate() { printf '%.0f' "$(echo "scale=3; $1 / $2" | bc)"; }
-secs() { printf '%.2f' "$1"; }
 
 # One batch run: prints its seconds; checks that every line got an answer and none an error.
 batch() {
