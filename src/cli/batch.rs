@@ -46,9 +46,9 @@ impl BatchArgs {
             (self.cache_mb.is_some(), "--cache-mb"),
         ];
         match given.iter().find(|(on, _)| *on) {
-            Some((_, name)) if !self.batch => Err(CliError::usage(format!(
-                "{name} needs --batch (a single probe always gives every move's value)"
-            ))),
+            Some((_, name)) if !self.batch => {
+                Err(CliError::usage(format!("{name} is an option of --batch")))
+            }
             _ => Ok(()),
         }
     }

@@ -56,7 +56,8 @@ pub enum Command {
     Stats(generate::StatsArgs),
     /// List the sectors a whole game needs, in solving order, with estimated costs.
     Plan(plan::PlanArgs),
-    /// The value of a position and of every legal move, best first.
+    /// The value of a position and of every legal move, best first (or of many positions,
+    /// one per line of standard input, with --batch).
     Probe(probe::ProbeArgs),
     /// The principal variation: perfect play from a position to the end of the game.
     Pv(probe::PvArgs),
