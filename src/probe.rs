@@ -124,6 +124,16 @@ impl Tablebase {
         Ok(Tablebase { variant, tables })
     }
 
+    /// The same tables with a block cache of about `bytes` bytes of decompressed blocks
+    /// instead of the default 64 MiB ([`crate::table::DEFAULT_CACHE_BYTES`]; 0: no
+    /// caching). Blocks cached so far are dropped. A bigger cache pays when many probes
+    /// land in random places of tables larger than the default cache, as in
+    /// `millbase probe --batch --cache-mb N`.
+    pub fn with_cache_bytes(mut self, bytes: usize) -> Tablebase {
+        self.tables = self.tables.with_cache_bytes(bytes);
+        self
+    }
+
     /// The N-move rule the tables were solved under ([`NMoveRule::NONE`] for tables without
     /// it, and while no table has been read).
     pub fn rule(&self) -> NMoveRule {

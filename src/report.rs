@@ -105,21 +105,52 @@ fn wdl_only(tb: &Tablebase) -> bool {
 /// Probe a position at N-move counter `counter`: its value and every move's, best first.
 /// A directory without distance files is answered with win/draw/loss only.
 pub fn probe(tb: &Tablebase, pos: &Position, counter: u32) -> Result<ProbeAnswer, AnswerError> {
+    probe_with(tb, pos, counter, true)
+}
+
+/// [`probe`] without the moves: the position's value only, the answer's `moves` being
+/// empty (`millbase probe --batch` without `--moves`: one or two table reads instead of
+/// one per legal move).
+pub fn probe_value(
+    tb: &Tablebase,
+    pos: &Position,
+    counter: u32,
+) -> Result<ProbeAnswer, AnswerError> {
+    probe_with(tb, pos, counter, false)
+}
+
+fn probe_with(
+    tb: &Tablebase,
+    pos: &Position,
+    counter: u32,
+    with_moves: bool,
+) -> Result<ProbeAnswer, AnswerError> {
     let value = match tb.value_at(pos, counter) {
         // A directory with no distance file at all is WDL-only; anywhere else a missing
         // distance file is an error naming it.
-        Err(e) if distances_missing(&e) && wdl_only(tb) => return probe_wdl(tb, pos, counter),
+        Err(e) if distances_missing(&e) && wdl_only(tb) => {
+            return probe_wdl(tb, pos, counter, with_moves);
+        }
         other => other?,
     };
     Ok(ProbeAnswer::Exact {
         value,
         rule: tb.rule(),
         counter,
-        moves: tb.move_values_at(pos, counter)?,
+        moves: if with_moves {
+            tb.move_values_at(pos, counter)?
+        } else {
+            Vec::new()
+        },
     })
 }
 
-fn probe_wdl(tb: &Tablebase, pos: &Position, counter: u32) -> Result<ProbeAnswer, AnswerError> {
+fn probe_wdl(
+    tb: &Tablebase,
+    pos: &Position,
+    counter: u32,
+    with_moves: bool,
+) -> Result<ProbeAnswer, AnswerError> {
     let rule = tb.rule();
     if rule.is_active() && counter > 0 {
         return Err(AnswerError::NeedsDistances {
@@ -132,7 +163,11 @@ fn probe_wdl(tb: &Tablebase, pos: &Position, counter: u32) -> Result<ProbeAnswer
         value: tb.wdl(pos)?,
         rule,
         counter,
-        moves: tb.move_wdls(pos)?,
+        moves: if with_moves {
+            tb.move_wdls(pos)?
+        } else {
+            Vec::new()
+        },
     })
 }
 
@@ -236,38 +271,67 @@ impl ProbeAnswer {
     /// written directly (the explorer's hot path: a position
     /// has up to a few hundred moves, and a map per move costs more than the probe).
     pub fn json_text(&self, v: &Variant) -> String {
-        let (value, rule, counter, n) = match self {
+        let n = match self {
+            ProbeAnswer::Exact { moves, .. } => moves.len(),
+            ProbeAnswer::Wdl { moves, .. } => moves.len(),
+        };
+        let mut out = String::with_capacity(96 + 64 * n);
+        out.push('{');
+        self.write_json_fields(v, true, &mut out);
+        out.push('}');
+        out
+    }
+
+    /// The fields of [`ProbeAnswer::json_text`] without the enclosing braces, appended to
+    /// `out` (`"dtr":…,"moves":[…],"plies":…,"rule":{…},"value":…`), so that a caller can
+    /// add fields of its own (`millbase probe --batch` puts `"input"` first). Without
+    /// `with_moves` the `"moves"` field is left out.
+    pub fn write_json_fields(&self, v: &Variant, with_moves: bool, out: &mut String) {
+        let (value, rule, counter) = match self {
             ProbeAnswer::Exact {
                 value,
                 rule,
                 counter,
-                moves,
-            } => (Some(*value), *rule, *counter, moves.len()),
-            ProbeAnswer::Wdl {
-                rule,
-                counter,
-                moves,
                 ..
-            } => (None, *rule, *counter, moves.len()),
+            } => (Some(*value), *rule, *counter),
+            ProbeAnswer::Wdl { rule, counter, .. } => (None, *rule, *counter),
         };
-        let mut out = String::with_capacity(96 + 64 * n);
         // Keys in sorted order, as serde_json writes its maps.
-        out.push_str("{\"dtr\":");
+        out.push_str("\"dtr\":");
         let (plies, dtr) = distances(value, rule);
-        push_number(&mut out, dtr);
+        push_number(out, dtr);
+        if with_moves {
+            self.write_moves(v, out);
+        }
+        out.push_str(",\"plies\":");
+        push_number(out, plies);
+        let _ = write!(
+            out,
+            ",\"rule\":{{\"counter\":{counter},\"n\":{}}},\"value\":",
+            rule.n()
+        );
+        let kind = match self {
+            ProbeAnswer::Exact { value, .. } => value.kind(),
+            ProbeAnswer::Wdl { value, .. } => wdl_name(*value),
+        };
+        push_string(out, kind);
+    }
+
+    /// `,"moves":[…]`.
+    fn write_moves(&self, v: &Variant, out: &mut String) {
         out.push_str(",\"moves\":[");
         let mut push_move = |i: usize, text: String, kind: &str, plies, dtr| {
             if i > 0 {
                 out.push(',');
             }
             out.push_str("{\"dtr\":");
-            push_number(&mut out, dtr);
+            push_number(out, dtr);
             out.push_str(",\"move\":");
-            push_string(&mut out, &text);
+            push_string(out, &text);
             out.push_str(",\"plies\":");
-            push_number(&mut out, plies);
+            push_number(out, plies);
             out.push_str(",\"value\":");
-            push_string(&mut out, kind);
+            push_string(out, kind);
             out.push('}');
         };
         match self {
@@ -283,19 +347,7 @@ impl ProbeAnswer {
                 }
             }
         }
-        out.push_str("],\"plies\":");
-        push_number(&mut out, plies);
-        out.push_str(&format!(
-            ",\"rule\":{{\"counter\":{counter},\"n\":{}}},\"value\":",
-            rule.n()
-        ));
-        let kind = match self {
-            ProbeAnswer::Exact { value, .. } => value.kind(),
-            ProbeAnswer::Wdl { value, .. } => wdl_name(*value),
-        };
-        push_string(&mut out, kind);
-        out.push('}');
-        out
+        out.push(']');
     }
 
     /// The text of `millbase probe`: the headline, then one line per move.
@@ -461,6 +513,27 @@ mod tests {
             headline(RuleValue::Win(7), rule, 12),
             "win, DTR 7 (100-move rule, counter 12)"
         );
+    }
+
+    #[test]
+    fn fields_without_moves_leave_the_moves_out() {
+        let a = ProbeAnswer::Exact {
+            value: RuleValue::Loss(4),
+            rule: NMoveRule::NONE,
+            counter: 0,
+            moves: vec![],
+        };
+        let mut out = String::from("{\"input\":\"x\",");
+        a.write_json_fields(&v(), false, &mut out);
+        out.push('}');
+        let expected = json!({"input": "x", "value": "loss", "plies": 4, "dtr": null,
+            "rule": {"n": 0, "counter": 0}});
+        assert_eq!(serde_json::from_str::<Json>(&out).unwrap(), expected);
+        let mut with = String::from("{");
+        a.write_json_fields(&v(), true, &mut with);
+        with.push('}');
+        assert_eq!(with, a.json_text(&v()));
+        assert!(with.contains("\"moves\":[]"));
     }
 
     #[test]

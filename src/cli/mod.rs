@@ -5,6 +5,7 @@
 //! add a variant to [`Command`] and an arm to [`run`]. Shared options ([`VariantArg`],
 //! [`ConventionArg`]) and helpers ([`position_arg`], [`emit`]) are here.
 
+mod batch;
 mod game;
 mod generate;
 mod match_cmd;
@@ -25,6 +26,10 @@ use std::io::{self, Write};
 
 /// Exit status for usage and input errors (bad arguments, unreadable positions or moves).
 pub const EXIT_USAGE: i32 = 2;
+
+/// Exit status of `millbase probe --batch` when some lines could not be answered (each has
+/// its error object in the output; the other lines were answered).
+pub const EXIT_SOME_FAILED: i32 = 3;
 
 /// Exit status for failures that are not the user's input (e.g. an unwritable output).
 pub const EXIT_FAILURE: i32 = 1;
@@ -51,7 +56,8 @@ pub enum Command {
     Stats(generate::StatsArgs),
     /// List the sectors a whole game needs, in solving order, with estimated costs.
     Plan(plan::PlanArgs),
-    /// The value of a position and of every legal move, best first.
+    /// The value of a position and of every legal move, best first (or of many positions,
+    /// one per line of standard input, with --batch).
     Probe(probe::ProbeArgs),
     /// The principal variation: perfect play from a position to the end of the game.
     Pv(probe::PvArgs),

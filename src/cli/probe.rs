@@ -1,5 +1,6 @@
 //! `probe` and `pv`: perfect-play queries.
 
+use super::batch::{BatchArgs, run_batch};
 use super::generate::table_dir;
 use super::{CliError, VariantArg, emit, position_arg};
 use crate::notation::parse_position_info;
@@ -25,8 +26,16 @@ pub struct ProbeArgs {
     json: bool,
     #[command(flatten)]
     counter: CounterArg,
+    #[command(flatten)]
+    batch: BatchArgs,
     /// The position: a Sanmill position string (quoted, or as separate words) or `start`.
-    #[arg(value_name = "POSITION", required = true, num_args = 1.., allow_negative_numbers = true)]
+    #[arg(
+        value_name = "POSITION",
+        required_unless_present = "batch",
+        conflicts_with = "batch",
+        num_args = 1..,
+        allow_negative_numbers = true
+    )]
     position: Vec<String>,
 }
 
@@ -36,7 +45,7 @@ pub struct CounterArg {
     /// The N-move counter (plies since the last removal or placement) [default: the
     /// position string's counter field, 0 for `start`].
     #[arg(long, value_name = "C")]
-    counter: Option<u32>,
+    pub(super) counter: Option<u32>,
 }
 
 /// Read the position argument and its N-move counter (`--counter` overrides the string's).
@@ -80,7 +89,8 @@ fn probe_error(e: ProbeError) -> CliError {
     }
 }
 
-fn open(
+/// Open the tables of the chosen variant: (variant, tables, their directory).
+pub(super) fn open(
     variant: &VariantArg,
     dir: &Option<PathBuf>,
 ) -> Result<(Variant, Tablebase, PathBuf), CliError> {
@@ -99,6 +109,10 @@ fn answer_error(e: AnswerError) -> CliError {
 
 /// `millbase probe`.
 pub fn run_probe(args: &ProbeArgs) -> Result<(), CliError> {
+    args.batch.check()?;
+    if args.batch.batch {
+        return run_batch(&args.variant, &args.dir, &args.counter, &args.batch);
+    }
     let (v, tb, _) = open(&args.variant, &args.dir)?;
     let (pos, counter) = position_and_counter(&v, &args.position, &args.counter)?;
     let answer = report::probe(&tb, &pos, counter).map_err(answer_error)?;
