@@ -1,6 +1,7 @@
 //! millbase: endgame databases and perfect play for Nine Men's Morris and its family.
 
 pub mod engine;
+pub mod export;
 pub mod generate;
 pub mod index;
 pub mod lock;
