@@ -16,7 +16,7 @@ use crate::index::{Sector, SectorIndex, binomial, combinations, next_combination
 use crate::index::{pdep, pext};
 use crate::rules::{Bits, MIN_STONES, Variant};
 use crate::table::{FLAG_UNREACHABLE_DONT_CARE, FileKind, TableDir, TableSet, table_path};
-use crate::value::{DECIDED, MAX_PLIES, UNUSED, WIN_FLAG};
+use crate::value::Value;
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -133,12 +133,10 @@ pub fn sec2_header() -> [u8; SEC2_HEADER_LEN] {
 /// the game. `None` for an unused slot, a malformed code or a distance above [`MAX_KEY2`].
 #[inline]
 pub fn entry_of_code(code: u16) -> Option<[u8; ENTRY_BYTES]> {
-    let (key1, plies) = match code {
-        0 => return Some([0; ENTRY_BYTES]),
-        UNUSED => return None,
-        c if c & DECIDED == 0 => return None,
-        c if c & WIN_FLAG != 0 => (VIRT_WIN, c & MAX_PLIES),
-        c => (VIRT_LOSS, c & MAX_PLIES),
+    let (key1, plies) = match Value::decode(code)? {
+        Value::Draw => return Some([0; ENTRY_BYTES]),
+        Value::Win(n) => (VIRT_WIN, n),
+        Value::Loss(n) => (VIRT_LOSS, n),
     };
     if plies > MAX_KEY2 {
         return None;
@@ -477,14 +475,14 @@ mod tests {
             (k1, k2)
         };
         assert_eq!(decode(entry_of_code(0).unwrap()), (0, 0));
-        let win = crate::value::Value::Win(7).encode();
+        let win = Value::Win(7).encode();
         assert_eq!(decode(entry_of_code(win).unwrap()), (299, 7));
-        let loss = crate::value::Value::Loss(0).encode();
+        let loss = Value::Loss(0).encode();
         assert_eq!(decode(entry_of_code(loss).unwrap()), (-299, 0));
-        let far = crate::value::Value::Loss(2047).encode();
+        let far = Value::Loss(2047).encode();
         assert_eq!(decode(entry_of_code(far).unwrap()), (-299, 2047));
-        assert!(entry_of_code(crate::value::Value::Win(2049).encode()).is_none());
-        assert!(entry_of_code(UNUSED).is_none());
+        assert!(entry_of_code(Value::Win(2049).encode()).is_none());
+        assert!(entry_of_code(crate::value::UNUSED).is_none());
     }
 
     #[test]
@@ -496,7 +494,10 @@ mod tests {
                 assert_eq!(us.count_ones(), sector.w as u32);
                 assert_eq!(them.count_ones(), sector.b as u32);
                 assert_eq!(us & them, 0);
-                assert_eq!(malom_entry(sector, us, them) / m.per_orbit() as u64, e / m.per_orbit() as u64);
+                assert_eq!(
+                    malom_entry(sector, us, them) / m.per_orbit() as u64,
+                    e / m.per_orbit() as u64
+                );
             }
         }
     }
