@@ -608,3 +608,32 @@ fn missing_sectors_and_bad_requests_are_refused() {
     assert!(!out.join("std_4_4_0_0.sec2").exists());
     assert!(out.join("std.secval").is_file());
 }
+
+/// Sampled entries of every sector of an export made elsewhere, against its tables:
+/// `MILLBASE_TABLES=DIR MILLBASE_MALOM=OUT cargo test --release --test export_malom --
+/// --ignored exported_directory` (used for the w + b <= 10 set of docs/BENCHMARKS.md).
+#[test]
+#[ignore]
+fn exported_directory_agrees_with_probe_on_samples() {
+    let tables = PathBuf::from(std::env::var("MILLBASE_TABLES").expect("MILLBASE_TABLES"));
+    let out = PathBuf::from(std::env::var("MILLBASE_MALOM").expect("MILLBASE_MALOM"));
+    let mut reader = Reader::new(&out);
+    let tb = Tablebase::open(&tables, Variant::standard()).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".sec2"))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    for name in names {
+        let f: Vec<u8> = name
+            .trim_start_matches("std_")
+            .trim_end_matches(".sec2")
+            .split('_')
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let n = check_sector(&mut reader, &tb, &out, (f[0], f[1], f[2], f[3]), 200_000);
+        println!("{name}: {n} entries agree");
+    }
+}
