@@ -63,7 +63,7 @@ fn perfect_play_under_the_n_move_rule_from_table_positions() {
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let v = Variant::standard();
-    let tb = Tablebase::open(dir.path(), v.clone()).unwrap();
+    let tb = Tablebase::open(dir.path(), v).unwrap();
     assert_eq!(tb.rule().n(), N);
 
     // 100 starts: as many cursed wins and blessed losses as the draw gives, at most 15 draws.
