@@ -192,7 +192,7 @@ fn read_sec2(path: &Path) -> Sec2 {
     let mut found = None;
     for escaped in 0..=1000usize {
         let tail = 4 + 8 * escaped;
-        if tail > body || (body - tail) % 3 != 0 {
+        if tail > body || !(body - tail).is_multiple_of(3) {
             continue;
         }
         let n = (body - tail) / 3;
@@ -349,11 +349,9 @@ fn check_sector(
     let per = choose(24 - w as u64, b as u64);
     let reps = reader.reps(w).clone();
     assert_eq!(file.entries.len() as u64, reps.len() as u64 * per, "{s:?}");
-    let step = if samples == 0 {
-        1
-    } else {
-        (file.entries.len() as u64 / samples).max(1)
-    };
+    let step = (file.entries.len() as u64)
+        .checked_div(samples)
+        .map_or(1, |s| s.max(1));
     let mut checked = 0;
     let mut i = 0u64;
     while i < file.entries.len() as u64 {
