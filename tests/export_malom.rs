@@ -571,7 +571,8 @@ fn missing_sectors_and_bad_requests_are_refused() {
     // All 498 asked for.
     let (code, _, err) = export(&f.tables, &out, &["--all"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains(".mbw"), "{err}");
+    assert!(err.contains("0-0-9-9.mbw: no such file"), "{err}");
+    assert!(err.contains("millbase generate --malom"), "{err}");
     // A sector outside Malom's database.
     let (code, _, err) = export(&f.tables, &out, &["0-0-8-8"]);
     assert_eq!(code, 2, "{err}");

@@ -10,7 +10,7 @@ use millbase::export::malom::{
     check_exportable, export_sector, malom_sectors, sec2_name, supports, write_secval,
 };
 use millbase::index::Sector;
-use millbase::table::{TableDir, TableSet};
+use millbase::table::{TableDir, TableError, TableSet};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -109,7 +109,17 @@ pub fn run_export(args: &ExportArgs) -> Result<(), CliError> {
     };
     let tables = TableSet::new(&dir, v);
     for &s in &sectors {
-        check_exportable(&tables, &listing, s).map_err(export_error)?;
+        check_exportable(&tables, &listing, s).map_err(|e| {
+            let missing = matches!(e, ExportError::Table(TableError::Missing { .. }));
+            let mut e = export_error(e);
+            if args.all && missing {
+                e.message.push_str(
+                    " (--all needs all 498 sectors of Malom's database: solve them with \
+                     `millbase generate --malom`)",
+                );
+            }
+            e
+        })?;
     }
     if std::fs::metadata(&args.out).is_ok_and(|m| !m.is_dir()) {
         return Err(CliError::usage(format!(
