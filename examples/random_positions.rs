@@ -10,9 +10,9 @@
 #[path = "../tests/common/sample.rs"]
 mod sample;
 
+use millbase::Variant;
 use millbase::engine::matches::Rng;
-use millbase::notation::format_position;
-use millbase::rules::Variant;
+use millbase::format_position;
 use std::io::{self, BufWriter, Write};
 
 fn usage() -> ! {

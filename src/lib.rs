@@ -19,7 +19,7 @@
 //! * sectors: [`Sector`], [`SectorIndex`] (the dense symmetry-reduced numbering), [`plan()`].
 //!
 //! [`engine`] plays perfectly from the tables (and searches beyond them) and speaks Sanmill's
-//! UCI dialect; [`format`] exposes the on-disk layout for tools that read the files directly
+//! UCI dialect; [`export`] writes tables in Malom's format for the Sanmill app; [`format`] exposes the on-disk layout for tools that read the files directly
 //! (docs/FORMAT.md).
 //!
 //! # Example
@@ -75,6 +75,7 @@ mod value;
 mod verify;
 
 pub mod engine;
+pub mod export;
 
 pub use generate::{
     ComponentReport, GenerateError, GenerateObserver, GenerateOptions, Silent, generate,

@@ -3,9 +3,9 @@
 #[path = "common/sample.rs"]
 mod sample;
 
+use millbase::Variant;
 use millbase::engine::matches::Rng;
-use millbase::notation::format_position;
-use millbase::rules::Variant;
+use millbase::format_position;
 use serde_json::Value as Json;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;

@@ -1,18 +1,18 @@
 //! `millbase probe --batch`: many positions, one per line of standard input, each answered
 //! by one line of JSON on standard output, over tables opened once.
 //!
-//! An answer is the object of `probe --json` (built by [`millbase::report`]) with the input
+//! An answer is the object of `probe --json` (built by [`crate::report`]) with the input
 //! line echoed first as `"input"`, and without `"moves"` unless `--moves` is given. A line
 //! that cannot be answered gets `{"input": ..., "error": ...}` and the run goes on; the exit
 //! status is then [`EXIT_SOME_FAILED`]. Blank lines are skipped.
 
 use super::probe::{CounterArg, open};
 use super::{CliError, EXIT_SOME_FAILED, VariantArg};
+use crate::notation::parse_position_info;
+use crate::probe::Tablebase;
+use crate::report;
+use crate::rules::Variant;
 use clap::Args;
-use millbase::notation::parse_position_info;
-use millbase::probe::Tablebase;
-use millbase::report;
-use millbase::rules::Variant;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 

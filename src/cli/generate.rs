@@ -29,6 +29,10 @@ pub struct GenerateArgs {
     /// Solve every sector a game from the start position can reach (the whole game).
     #[arg(long, conflicts_with = "sectors")]
     all: bool,
+    /// Solve every sector of Malom's standard database (498 sectors, including those no
+    /// game reaches), as `millbase export --format malom --all` needs (std only).
+    #[arg(long, conflicts_with_all = ["sectors", "all"])]
+    malom: bool,
     /// Solve under the N-move rule with this N: a game is drawn when a turn starts after N
     /// plies without a removal or placement. Tables store the value at counter 0 and the
     /// DTR (docs/NMOVE.md). 0: no rule (values and distances to the end of the game). A
@@ -188,7 +192,15 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
             dir.display()
         )));
     }
-    let targets = if args.all {
+    let targets = if args.malom {
+        if !crate::export::malom::supports(&v) {
+            return Err(CliError::usage(format!(
+                "--malom solves Malom's database of the standard game, not of {}",
+                v.name
+            )));
+        }
+        crate::export::malom::malom_sectors()
+    } else if args.all {
         crate::plan::reachable_sectors(&v)
     } else if args.sectors.is_empty() {
         moving_sectors_up_to(&v, 10)

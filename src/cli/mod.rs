@@ -6,6 +6,7 @@
 //! [`ConventionArg`]) and helpers ([`position_arg`], [`emit`]) are here.
 
 mod batch;
+mod export;
 mod game;
 mod generate;
 mod match_cmd;
@@ -69,6 +70,8 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Play games between UCI engines (or an engine and itself) and tabulate the results.
     Match(match_cmd::MatchArgs),
+    /// Write the tables in another program's format (Malom's, for the Sanmill app).
+    Export(export::ExportArgs),
     /// Open the explorer: a local web page (and JSON API) over a table directory.
     Serve(serve::ServeArgs),
 }
@@ -88,6 +91,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Play(args) => play::run_play(&args),
         Command::Match(args) => match_cmd::run_match_cmd(&args),
         Command::Serve(args) => serve::run_serve(&args),
+        Command::Export(args) => export::run_export(&args),
     }
 }
 

@@ -1,0 +1,180 @@
+//! `export`: writing a table directory in another program's database format (Malom's, as the
+//! Sanmill app reads it; docs/MALOM.md).
+
+use super::generate::{parse_sectors, table_dir};
+use super::{CliError, VariantArg, emit, quote};
+use crate::export::ExportError;
+use crate::export::malom::{
+    check_exportable, export_sector, malom_sectors, sec2_name, supports, write_secval,
+};
+use crate::index::Sector;
+use crate::table::{TableDir, TableError, TableSet};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `millbase export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Output format: `malom` (Malom's `.sec2` files and `std.secval`, as the Sanmill app's
+    /// perfect-database reader reads them).
+    #[arg(long, value_name = "FORMAT")]
+    format: String,
+    #[command(flatten)]
+    variant: VariantArg,
+    /// Directory of the tables to export [default: data/<variant>].
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// Do not draw a progress bar.
+    #[arg(long)]
+    quiet: bool,
+    /// Export all 498 sectors of Malom's database; every one must be in DIR (solve them
+    /// with `millbase generate --malom`).
+    #[arg(long, conflicts_with = "sectors")]
+    all: bool,
+    /// Output directory (created if missing); existing files of the same names are
+    /// replaced.
+    #[arg(value_name = "OUT")]
+    out: PathBuf,
+    /// Sectors to export (each must be solved in DIR). Default: every sector of Malom's
+    /// database that DIR holds a table of.
+    #[arg(value_name = "SECTOR")]
+    sectors: Vec<String>,
+}
+
+fn export_error(e: ExportError) -> CliError {
+    if e.is_input_error() {
+        CliError::usage(e.to_string())
+    } else {
+        CliError::failure(e.to_string())
+    }
+}
+
+/// `millbase export`.
+pub fn run_export(args: &ExportArgs) -> Result<(), CliError> {
+    if args.format != "malom" {
+        return Err(CliError::usage(format!(
+            "unknown export format {} (known formats: malom)",
+            quote(&args.format)
+        )));
+    }
+    let v = args.variant.get()?;
+    if !supports(&v) {
+        return Err(CliError::usage(format!(
+            "--format malom exports the standard game only (Malom's std database), not {}",
+            v.name
+        )));
+    }
+    let dir = table_dir(&args.dir, &v);
+    let listing = TableDir::scan(&dir).map_err(|e| CliError::usage(e.to_string()))?;
+    let all = malom_sectors();
+    let sectors: Vec<Sector> = if args.all {
+        all.clone()
+    } else if args.sectors.is_empty() {
+        let present: Vec<Sector> = all
+            .iter()
+            .copied()
+            .filter(|&s| {
+                let f = listing.files(s);
+                f.wdl || f.distance
+            })
+            .collect();
+        if present.is_empty() {
+            return Err(CliError::usage(format!(
+                "{}: no tables of the sectors of Malom's database",
+                dir.display()
+            )));
+        }
+        present
+    } else {
+        let named = parse_sectors(&v, &args.sectors)?;
+        for s in &named {
+            if !all.contains(s) {
+                return Err(export_error(ExportError::NotInFormat {
+                    sector: *s,
+                    reason: "Malom's database has no such sector (no stone count of a game \
+                             from the empty board gives it)"
+                        .into(),
+                }));
+            }
+        }
+        let mut seen = Vec::new();
+        for s in named {
+            if !seen.contains(&s) {
+                seen.push(s);
+            }
+        }
+        seen
+    };
+    let tables = TableSet::new(&dir, v);
+    for &s in &sectors {
+        check_exportable(&tables, &listing, s).map_err(|e| {
+            let missing = matches!(e, ExportError::Table(TableError::Missing { .. }));
+            let mut e = export_error(e);
+            if args.all && missing {
+                e.message.push_str(
+                    " (--all needs all 498 sectors of Malom's database: solve them with \
+                     `millbase generate --malom`)",
+                );
+            }
+            e
+        })?;
+    }
+    if std::fs::metadata(&args.out).is_ok_and(|m| !m.is_dir()) {
+        return Err(CliError::usage(format!(
+            "{}: not a directory (OUT names the output directory)",
+            args.out.display()
+        )));
+    }
+    std::fs::create_dir_all(&args.out).map_err(|e| {
+        export_error(ExportError::Io {
+            path: args.out.clone(),
+            error: e,
+        })
+    })?;
+    let total: u64 = sectors
+        .iter()
+        .map(|&s| crate::export::malom::MalomIndex::new(s).entries())
+        .sum();
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg:>16} [{bar:30}] {percent:>3}% {human_pos}/{human_len} entries, {per_sec}, ETA {eta}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    let start = Instant::now();
+    let mut bytes = 0u64;
+    for &s in &sectors {
+        bar.set_message(s.to_string());
+        let done = export_sector(&tables, s, &args.out, &|n| bar.inc(n)).map_err(export_error)?;
+        bytes += done.bytes;
+        bar.suspend(|| {
+            if !args.quiet {
+                eprintln!(
+                    "{}: {} entries, {} bytes",
+                    sec2_name(s),
+                    done.entries,
+                    done.bytes
+                );
+            }
+        });
+    }
+    let secval = write_secval(&args.out).map_err(export_error)?;
+    bar.finish_and_clear();
+    let secs = start.elapsed().as_secs_f64();
+    emit(&format!(
+        "done: {} sectors exported ({total} entries, {bytes} bytes) in {secs:.1} s to {}; \
+         {} declares all {} sectors of Malom's database\n",
+        sectors.len(),
+        args.out.display(),
+        secval.display(),
+        all.len()
+    ))
+}
