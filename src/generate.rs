@@ -155,7 +155,7 @@ pub fn generate(
 pub struct GenerateOptions {
     /// The N-move rule (none by default). A directory holds tables of one rule only.
     pub rule: NMoveRule,
-    /// Leave the positions no game reaches ([`crate::reach`]) unsolved and store them as
+    /// Leave the positions no game reaches (`reach`) unsolved and store them as
     /// "don't care" (faster, smaller tables; such positions cannot be probed).
     pub skip_unreachable: bool,
 }

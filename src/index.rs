@@ -574,7 +574,7 @@ impl SectorIndex {
     }
 
     /// Slot of the position (`us`, `them`) given the images of `them` under every symmetry
-    /// ([`SymmetryTables::images`]): cheaper when many positions share `them`.
+    /// (`images`): cheaper when many positions share `them`.
     #[inline]
     pub fn slot_from_images(&self, us: Bits, them_images: &[Bits; 16]) -> u64 {
         let (orbit, sym) = self.us_orbits.canonical(us);

@@ -19,7 +19,7 @@
 //! * sectors: [`Sector`], [`SectorIndex`] (the dense symmetry-reduced numbering), [`plan()`].
 //!
 //! [`engine`] plays perfectly from the tables (and searches beyond them) and speaks Sanmill's
-//! UCI dialect; [`export`] writes tables in Malom's format for the Sanmill app; [`format`] exposes the on-disk layout for tools that read the files directly
+//! UCI dialect; [`export`] writes tables in Malom's format for the Sanmill app; [`format`](mod@format) exposes the on-disk layout for tools that read the files directly
 //! (docs/FORMAT.md).
 //!
 //! # Example
@@ -99,7 +99,8 @@ pub use solve::{
     solve_component, solve_component_under, solve_component_with,
 };
 pub use table::{
-    Corruption, TableError, TableSet, Wdl, WdlCounts, WriteOptions, WriteReport, write_sector,
+    Corruption, TableAccess, TableError, TableSet, Wdl, WdlCounts, WriteOptions, WriteReport,
+    write_sector,
 };
 pub use value::{NMoveRule, RuleValue, Value};
 pub use verify::{Mismatch, ValueLookup, verify_sector, verify_sector_under};

@@ -2,11 +2,10 @@
 //! every legal move, the best moves and the principal variation.
 //!
 //! ```no_run
-//! use millbase::probe::Tablebase;
-//! use millbase::rules::Variant;
+//! use millbase::{Tablebase, Variant};
 //!
 //! let tb = Tablebase::open("data/std", Variant::standard()).unwrap();
-//! let pos = millbase::notation::parse_position(
+//! let pos = millbase::parse_position(
 //!     &Variant::standard(),
 //!     "***O**@*/@****@*O/OO@***@O b m p 5 0 5 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes",
 //! )
@@ -114,6 +113,12 @@ fn wdl_rank(w: Wdl) -> i32 {
 impl Tablebase {
     /// Open the tables of `variant` in `dir` (files are opened lazily, on first use). `dir`
     /// must be a directory ("no such directory", "not a directory" otherwise).
+    ///
+    /// Files are read with positioned reads of their compressed blocks
+    /// ([`crate::TableAccess::Read`]), so whatever happens to a file while it is open — truncated,
+    /// rewritten, damaged — a probe gets an error naming it or a correct answer, never
+    /// undefined behaviour. [`Tablebase::with_memory_map`] maps the files instead, for callers
+    /// that can promise the files do not change in place.
     pub fn open(dir: impl AsRef<Path>, variant: Variant) -> Result<Tablebase, ProbeError> {
         let dir = dir.as_ref();
         check_table_dir(dir)?;
@@ -125,12 +130,26 @@ impl Tablebase {
     }
 
     /// The same tables with a block cache of about `bytes` bytes of decompressed blocks
-    /// instead of the default 64 MiB ([`crate::table::DEFAULT_CACHE_BYTES`]; 0: no
+    /// instead of the default 64 MiB (0: no
     /// caching). Blocks cached so far are dropped. A bigger cache pays when many probes
     /// land in random places of tables larger than the default cache, as in
     /// `millbase probe --batch --cache-mb N`.
     pub fn with_cache_bytes(mut self, bytes: usize) -> Tablebase {
         self.tables = self.tables.with_cache_bytes(bytes);
+        self
+    }
+
+    /// The same tables read through memory maps ([`TableSet::with_memory_map`]): a little
+    /// faster per block read and sharing the page cache between processes.
+    ///
+    /// # Safety
+    ///
+    /// No table file of the directory may be truncated or modified in place while the
+    /// tablebase is open (by any process): a truncated mapped file kills the process with
+    /// `SIGBUS`. Replacing files by rename, as `millbase generate` does, is safe.
+    pub unsafe fn with_memory_map(mut self) -> Tablebase {
+        // SAFETY: the caller's promise is passed on.
+        self.tables = unsafe { self.tables.with_memory_map() };
         self
     }
 

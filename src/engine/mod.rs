@@ -1,6 +1,6 @@
 //! An engine that plays perfectly where tables exist and searches where they end, with the
 //! front ends built on it: Sanmill's UCI dialect ([`uci`]) and the referee of games and
-//! matches ([`game`], [`matches`]).
+//! matches ([`game`], [`matches`](mod@matches)).
 //!
 //! [`Engine::think`] answers "what to play in this game": from the tables when every move's
 //! value is known, otherwise by an alpha-beta search whose leaves probe the tables wherever

@@ -128,7 +128,7 @@ pub fn sec2_header() -> [u8; SEC2_HEADER_LEN] {
     h
 }
 
-/// The 3-byte entry of a value in millbase's 16-bit encoding ([`crate::value`]): a draw is
+/// The 3-byte entry of a value in millbase's 16-bit encoding (`value`): a draw is
 /// key1 = key2 = 0; a win key1 = 299, a loss key1 = −299, with key2 the plies to the end of
 /// the game. `None` for an unused slot, a malformed code or a distance above [`MAX_KEY2`].
 #[inline]

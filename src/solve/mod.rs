@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
-/// Values (16-bit encoded, see [`crate::value`]) of solved sectors, by sector.
+/// Values (16-bit encoded, see `value`) of solved sectors, by sector.
 pub type SolvedValues = HashMap<Sector, Arc<Vec<u16>>>;
 
 /// Solve-time flag: undecided, but an exit guarantees at least a draw.
@@ -331,7 +331,7 @@ pub fn solve_component_under(
 pub struct SolveOptions {
     /// The N-move rule (none by default).
     pub rule: NMoveRule,
-    /// Leave the positions that no game reaches ([`crate::reach`]) unsolved: their values
+    /// Leave the positions that no game reaches (`reach`) unsolved: their values
     /// are [`UNUSED`], like unused slots. No reachable position depends on them, and the
     /// dependencies' values at such positions are never read.
     pub skip_unreachable: bool,

@@ -20,13 +20,13 @@ pub struct Header {
     pub kind: FileKind,
     /// Bits per stored symbol: 2 (WDL), 8 or 16 (distance).
     pub symbol_bits: u8,
-    /// Compression method id ([`COMPRESSION_ZSTD`]).
+    /// Compression method id (`COMPRESSION_ZSTD`).
     pub compression: u8,
     /// Compression level the writer used (informative).
     pub level: i32,
     /// The sector.
     pub sector: Sector,
-    /// Index scheme ([`INDEX_SCHEME`]).
+    /// Index scheme (`INDEX_SCHEME`).
     pub index_scheme: u32,
     /// Name of the rule variant.
     pub variant: String,
@@ -43,7 +43,7 @@ pub struct Header {
     pub max_plies: u16,
     /// The N-move rule the values were solved under ([`crate::value::NMoveRule`]; 0: none).
     pub n_move_rule: u16,
-    /// Flag bits ([`super::FLAG_UNREACHABLE_DONT_CARE`]).
+    /// Flag bits (`FLAG_UNREACHABLE_DONT_CARE`).
     pub flags: u8,
     /// Offset of the block table.
     pub table_offset: u64,
@@ -293,7 +293,7 @@ impl Header {
         Ok(())
     }
 
-    /// The largest compressed length of block `block`: see [`max_compressed_len`].
+    /// The largest compressed length of block `block`: see `max_compressed_len`.
     pub fn max_block_len(&self, block: u32) -> u64 {
         max_compressed_len(self.block_bytes(self.slots_in_block(block)) as u64)
     }
@@ -319,15 +319,22 @@ impl Header {
         Ok(())
     }
 
+    /// Do the header, the block table and the trailer fit in a file of `len` bytes?
+    pub(crate) fn check_table_fits(&self, len: u64) -> Result<(), Corruption> {
+        let end = self.blocks_offset() + TRAILER_LEN as u64;
+        if end > len {
+            return Err(truncated(len, end));
+        }
+        Ok(())
+    }
+
     /// The block table: within the file, matching its checksum, blocks contiguous after it,
     /// each no longer than [`Header::max_block_len`], the trailer right after the last block.
-    pub(crate) fn check_block_table(&self, file: &[u8]) -> Result<(), Corruption> {
-        let len = file.len() as u64;
+    /// `table` holds the table's bytes as read from a file of `len` bytes (the caller has
+    /// checked [`Header::check_table_fits`] before reading them).
+    pub(crate) fn check_block_table(&self, table: &[u8], len: u64) -> Result<(), Corruption> {
+        self.check_table_fits(len)?;
         let table_end = self.blocks_offset();
-        if table_end + TRAILER_LEN as u64 > len {
-            return Err(truncated(len, table_end + TRAILER_LEN as u64));
-        }
-        let table = &file[self.table_offset as usize..table_end as usize];
         if xxh3_64(table) != self.table_checksum {
             return Err(Corruption::BadBlockTable(
                 "block table checksum mismatch".into(),

@@ -27,7 +27,8 @@ mod writer;
 pub use dir::{TableDir, check_table_dir};
 pub use format::Header;
 pub use reader::{
-    SectorCheck, TableSet, WdlCounts, sector_is_complete, sector_is_complete_under, sector_status,
+    SectorCheck, TableAccess, TableSet, WdlCounts, sector_is_complete, sector_is_complete_under,
+    sector_status,
 };
 pub(crate) use writer::temporary_path;
 pub use writer::{WriteOptions, WriteReport, is_temporary_of, write_sector};

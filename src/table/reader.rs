@@ -16,12 +16,14 @@ use crate::rules::Variant;
 use crate::value::{NMoveRule, UNUSED, Value};
 use memmap2::Mmap;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::fs;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
-use xxhash_rust::xxh3::xxh3_64;
+use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 
 /// Default capacity of the block cache: 64 MiB.
 pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
@@ -29,19 +31,55 @@ pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
 /// Source of file ids for cache keys, unique in the process.
 static NEXT_FILE_ID: AtomicU64 = AtomicU64::new(1);
 
+/// How a [`TableSet`] reads its files.
+///
+/// The default, [`TableAccess::Read`], reads each compressed block with a positioned read when
+/// it is needed: a file that is truncated or rewritten while it is open gives an error naming
+/// it (or, if the bytes changed, a checksum error), never undefined behaviour.
+/// [`TableAccess::MemoryMap`] maps the files instead, which saves a system call per block
+/// read; it is only sound while no table file is truncated or modified in place (see
+/// [`TableSet::with_memory_map`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TableAccess {
+    /// Positioned reads of the blocks (safe whatever happens to the files).
+    #[default]
+    Read,
+    /// Memory maps (the caller vouches that files are never changed in place).
+    MemoryMap,
+}
+
+/// The bytes of an open table file.
+enum Bytes {
+    /// A memory map of the whole file.
+    Mapped(Mmap),
+    /// The open file, read with positioned reads.
+    File(fs::File),
+}
+
 /// One open, header-checked table file.
 struct TableFile {
     path: PathBuf,
-    map: Mmap,
+    bytes: Bytes,
+    /// The file's length when it was opened.
+    len: u64,
     header: Header,
+    /// The block table, read and checked when the file was opened.
+    table: Box<[u8]>,
+    /// The whole-file checksum stored in the trailer.
+    stored_checksum: u64,
     /// Cache key prefix.
     id: u64,
 }
 
 impl TableFile {
     /// Open `path` (a regular file only), check its header and its length against `expect`
-    /// and the file's metadata, then map it and check its block table.
-    fn open(path: &Path, sector: Sector, expect: &Expect) -> Result<TableFile, TableError> {
+    /// and the file's metadata, then read (or map) and check its block table.
+    fn open(
+        path: &Path,
+        sector: Sector,
+        expect: &Expect,
+        access: TableAccess,
+    ) -> Result<TableFile, TableError> {
         let io = |error: std::io::Error| TableError::Io {
             path: path.to_path_buf(),
             error,
@@ -58,29 +96,87 @@ impl TableFile {
         // The header and the length it allows are checked before anything else is read.
         let first = read_prefix(&opened, super::HEADER_LEN).map_err(io)?;
         let header = Header::parse_header(&first, opened.len, expect).map_err(corrupt)?;
-        // SAFETY: table files are only ever replaced by rename, never modified in place, so
-        // the mapped bytes do not change under us. Damaged bytes are caught by the checks.
-        let map = unsafe { Mmap::map(&opened.file) }.map_err(io)?;
-        if map.len() as u64 != opened.len {
-            // Changed since its length was read: not a file written by rename.
-            return Err(corrupt(Corruption::Truncated {
-                len: map.len() as u64,
-                expected: opened.len,
-            }));
-        }
-        header.check_block_table(&map).map_err(corrupt)?;
-        Ok(TableFile {
+        header.check_table_fits(opened.len).map_err(corrupt)?;
+        let len = opened.len;
+        let bytes = match access {
+            TableAccess::Read => Bytes::File(opened.file),
+            TableAccess::MemoryMap => {
+                // SAFETY: the caller of `TableSet::with_memory_map` guarantees that table
+                // files are not truncated or modified in place while they are open (millbase
+                // itself only ever replaces them by rename, which leaves open maps intact).
+                let map = unsafe { Mmap::map(&opened.file) }.map_err(io)?;
+                if map.len() as u64 != len {
+                    // Changed since its length was read: not a file written by rename.
+                    return Err(corrupt(Corruption::Truncated {
+                        len: map.len() as u64,
+                        expected: len,
+                    }));
+                }
+                Bytes::Mapped(map)
+            }
+        };
+        let mut file = TableFile {
             path: path.to_path_buf(),
-            map,
+            bytes,
+            len,
             header,
+            table: Box::default(),
+            stored_checksum: 0,
             id: NEXT_FILE_ID.fetch_add(1, Ordering::Relaxed),
-        })
+        };
+        let h = &file.header;
+        let table = file
+            .read_at(
+                h.table_offset,
+                (h.blocks_offset() - h.table_offset) as usize,
+            )?
+            .into_owned();
+        file.header
+            .check_block_table(&table, len)
+            .map_err(corrupt)?;
+        file.table = table.into_boxed_slice();
+        let trailer = file.read_at(len - TRAILER_LEN as u64, TRAILER_LEN)?;
+        file.stored_checksum = stored_file_checksum(&trailer);
+        Ok(file)
+    }
+
+    /// `len` bytes at `offset` (within the length the file had when opened). A file that
+    /// has become shorter since is an error naming it.
+    fn read_at(&self, offset: u64, len: usize) -> Result<Cow<'_, [u8]>, TableError> {
+        match &self.bytes {
+            Bytes::Mapped(map) => Ok(Cow::Borrowed(&map[offset as usize..offset as usize + len])),
+            Bytes::File(file) => {
+                let mut buf = vec![0; len];
+                file.read_exact_at(&mut buf, offset).map_err(|error| {
+                    if error.kind() == std::io::ErrorKind::UnexpectedEof {
+                        self.corrupt(Corruption::Truncated {
+                            len: file.metadata().map_or(0, |m| m.len()),
+                            expected: self.len,
+                        })
+                    } else {
+                        TableError::Io {
+                            path: self.path.clone(),
+                            error,
+                        }
+                    }
+                })?;
+                Ok(Cow::Owned(buf))
+            }
+        }
     }
 
     /// Does the whole-file checksum in the trailer match?
-    fn file_checksum_ok(&self) -> bool {
-        let body = &self.map[..self.map.len() - TRAILER_LEN];
-        xxh3_64(body) == stored_file_checksum(&self.map)
+    fn file_checksum_ok(&self) -> Result<bool, TableError> {
+        let body = self.len - TRAILER_LEN as u64;
+        let mut hasher = Xxh3::new();
+        const CHUNK: u64 = 4 << 20;
+        let mut at = 0;
+        while at < body {
+            let n = CHUNK.min(body - at);
+            hasher.update(&self.read_at(at, n as usize)?);
+            at += n;
+        }
+        Ok(hasher.digest() == self.stored_checksum)
     }
 
     fn corrupt(&self, problem: Corruption) -> TableError {
@@ -97,10 +193,10 @@ impl TableFile {
                 const { RefCell::new(None) };
         }
         let h = &self.header;
-        let table = &self.map[h.table_offset as usize..h.blocks_offset() as usize];
         // Offsets and lengths were checked against the file length when it was opened.
-        let e = block_entry(table, block);
-        let data = &self.map[e.offset as usize..(e.offset + e.len as u64) as usize];
+        let e = block_entry(&self.table, block);
+        let data = self.read_at(e.offset, e.len as usize)?;
+        let data = &data[..];
         if xxh3_64(data) != e.checksum {
             return Err(self.corrupt(Corruption::BlockChecksum { block }));
         }
@@ -126,7 +222,7 @@ impl TableFile {
         (0..self.header.blocks)
             .into_par_iter()
             .try_for_each(|b| self.decode_block(b).map(drop))?;
-        if !self.file_checksum_ok() {
+        if !self.file_checksum_ok()? {
             return Err(self.corrupt(Corruption::FileChecksum));
         }
         Ok(())
@@ -197,10 +293,11 @@ pub struct TableSet {
     /// Per sector, by [`TableSet::sector_number`].
     sectors: Vec<OnceLock<Box<SectorEntry>>>,
     cache: BlockCache,
+    access: TableAccess,
 }
 
 impl TableSet {
-    /// The tables of `variant` in `dir`, with a block cache of [`DEFAULT_CACHE_BYTES`].
+    /// The tables of `variant` in `dir`, with a block cache of `DEFAULT_CACHE_BYTES`.
     /// Nothing is opened yet.
     pub fn new(dir: impl Into<PathBuf>, variant: Variant) -> TableSet {
         let radix = variant.stones as usize + 1;
@@ -210,7 +307,30 @@ impl TableSet {
             rule: OnceLock::new(),
             sectors: (0..radix.pow(4)).map(|_| OnceLock::new()).collect(),
             cache: BlockCache::new(DEFAULT_CACHE_BYTES),
+            access: TableAccess::Read,
         }
+    }
+
+    /// The same, reading the files through memory maps ([`TableAccess::MemoryMap`]) instead
+    /// of positioned reads: one system call less per block read, and the operating system's
+    /// page cache shared between processes.
+    ///
+    /// # Safety
+    ///
+    /// While the set is open, no table file of the directory may be truncated or modified in
+    /// place, by this process or any other: reading a mapped page of a truncated file kills
+    /// the process (`SIGBUS`), and bytes changed under a map break Rust's guarantees for the
+    /// slices read from it. Replacing a file by rename (as `millbase generate` does) and
+    /// deleting it are safe: open maps keep the old file. Damaged but unchanging files are
+    /// fine in both modes: their checksums are verified.
+    pub unsafe fn with_memory_map(mut self) -> TableSet {
+        self.access = TableAccess::MemoryMap;
+        self
+    }
+
+    /// How the files are read.
+    pub fn access(&self) -> TableAccess {
+        self.access
     }
 
     /// The same with a block cache of about `bytes` bytes (0: no caching).
@@ -321,7 +441,12 @@ impl TableSet {
                 slots: e.index.slots(),
                 rule: self.rule(),
             };
-            let file = TableFile::open(&table_path(&self.dir, sector, kind), sector, &expect)?;
+            let file = TableFile::open(
+                &table_path(&self.dir, sector, kind),
+                sector,
+                &expect,
+                self.access,
+            )?;
             // The first file opened decides the rule of the set (another thread may have
             // decided it since `expect` was made).
             let rule = *self.rule.get_or_init(|| {
@@ -350,7 +475,7 @@ impl TableSet {
             return Ok(f);
         }
         let dist = load(FileKind::Distance)?;
-        if !companions(&wdl.header, &dist.header, stored_file_checksum(&dist.map)) {
+        if !companions(&wdl.header, &dist.header, dist.stored_checksum) {
             return Err(dist.corrupt(Corruption::NotCompanion));
         }
         Ok(dist_slot.get_or_init(|| dist))
@@ -477,7 +602,7 @@ impl TableSet {
         }
     }
 
-    /// Every value of `sector` in the 16-bit encoding of [`crate::value`] ([`UNUSED`] at
+    /// Every value of `sector` in the 16-bit encoding of `value` ([`UNUSED`] at
     /// unused slots), decoded in parallel without going through the cache.
     pub fn read_values(&self, sector: Sector) -> Result<Vec<u16>, TableError> {
         let e = self.entry(sector)?;
@@ -537,7 +662,7 @@ impl TableSet {
     }
 
     /// Win, draw or loss of every slot of `sector` from its WDL file alone, in the 16-bit
-    /// encoding of [`crate::value`] with distance 0 (a win is `Win(0)`, a loss `Loss(0)`;
+    /// encoding of `value` with distance 0 (a win is `Win(0)`, a loss `Loss(0)`;
     /// [`UNUSED`] at unused slots): for checks of a WDL-only directory.
     pub fn read_wdl_values(&self, sector: Sector) -> Result<Vec<u16>, TableError> {
         let e = self.entry(sector)?;
@@ -659,7 +784,7 @@ impl TableSet {
             slots: e.index.slots(),
             rule: self.rule(),
         };
-        TableFile::open(path, sector, &expect)?.check_all()
+        TableFile::open(path, sector, &expect, TableAccess::Read)?.check_all()
     }
 
     /// Verify every checksum of the files of `sector` (the distance file if there is one, and
@@ -683,8 +808,8 @@ impl TableSet {
             self.wdl_counts(sector)?;
         }
         Ok(SectorCheck {
-            wdl_bytes: wdl.map.len() as u64,
-            distance_bytes: dist.map(|d| d.map.len() as u64),
+            wdl_bytes: wdl.len,
+            distance_bytes: dist.map(|d| d.len),
         })
     }
 }
@@ -709,7 +834,7 @@ fn parse_file_name(path: &Path) -> Result<(Sector, FileKind), TableError> {
 /// Are both files of `sector` in `dir` present and valid: headers, block tables, whole-file
 /// checksums, and the distance file written together with the WDL file? This is what a
 /// finished sector means to the generator. Reads both files afresh (no maps are kept).
-/// Tables solved under an N-move rule are not complete here: see [`sector_is_complete_under`].
+/// Tables solved under an N-move rule are not complete here: see `sector_is_complete_under`.
 pub fn sector_is_complete(dir: &Path, variant: &Variant, sector: Sector) -> bool {
     sector_is_complete_under(dir, variant, NMoveRule::NONE, sector)
 }
@@ -724,7 +849,7 @@ pub fn sector_is_complete_under(
     sector_status(dir, variant, rule, sector).is_ok()
 }
 
-/// Why `sector` in `dir` is not complete under `rule` ([`sector_is_complete_under`]), naming
+/// Why `sector` in `dir` is not complete under `rule` (`sector_is_complete_under`), naming
 /// the file: the first of its two files (WDL, then distance) that is missing, not a regular
 /// file, unreadable, damaged or of another rule, or the distance file when it was not
 /// written with the WDL file.
@@ -749,15 +874,20 @@ pub fn sector_status(
             slots,
             rule: Some(rule),
         };
-        let file = TableFile::open(&table_path(dir, sector, kind), sector, &expect)?;
-        if !file.file_checksum_ok() {
+        let file = TableFile::open(
+            &table_path(dir, sector, kind),
+            sector,
+            &expect,
+            TableAccess::Read,
+        )?;
+        if !file.file_checksum_ok()? {
             return Err(file.corrupt(Corruption::FileChecksum));
         }
         Ok(file)
     };
     let wdl = open(FileKind::Wdl)?;
     let dist = open(FileKind::Distance)?;
-    if !companions(&wdl.header, &dist.header, stored_file_checksum(&dist.map)) {
+    if !companions(&wdl.header, &dist.header, dist.stored_checksum) {
         return Err(dist.corrupt(Corruption::NotCompanion));
     }
     Ok(())

@@ -31,9 +31,9 @@ pub struct WriteOptions {
     /// The N-move rule the values were solved under (none by default); recorded in both
     /// headers, and it decides how values map to symbols.
     pub rule: NMoveRule,
-    /// The values of positions no game reaches ([`crate::reach`]) may be [`UNUSED`]; they
+    /// The values of positions no game reaches (`reach`) may be [`UNUSED`]; they
     /// are stored as "don't care" and the headers say so
-    /// ([`super::FLAG_UNREACHABLE_DONT_CARE`]). Off by default.
+    /// (`FLAG_UNREACHABLE_DONT_CARE`). Off by default.
     pub unreachable_dont_care: bool,
 }
 
