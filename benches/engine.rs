@@ -6,16 +6,14 @@
 //! `examples/engine_timing.rs` (docs/BENCHMARKS.md, "Engine").
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use millbase::PositionInfo;
-use millbase::Variant;
 use millbase::engine::game::{DrawRules, Game};
 use millbase::engine::matches::Rng;
 use millbase::engine::{Engine, EngineConfig, Limits, Source};
-use millbase::{Color, Position};
-use millbase::{Convention, legal_moves, outcome, play};
-use millbase::{Sector, SectorIndex};
-use millbase::{SolvedValues, component, solve_component};
-use millbase::{WriteOptions, write_sector};
+use millbase::{
+    Color, Convention, Position, Sector, SectorIndex, SolvedValues, WriteOptions, component,
+    legal_moves, outcome, play, solve_component, write_sector,
+};
+use millbase::{PositionInfo, Variant};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -4,9 +4,7 @@
 //! standard variant (fixed seed), a mix of placing and moving phases.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use millbase::Position;
-use millbase::Variant;
-use millbase::{Convention, legal_moves, play, unmoves};
+use millbase::{Convention, Position, Variant, legal_moves, play, unmoves};
 use std::hint::black_box;
 
 /// Number of positions in the benchmark set.

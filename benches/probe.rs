@@ -5,12 +5,10 @@
 //! `cargo bench --bench probe`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use millbase::Sector;
-use millbase::Tablebase;
-use millbase::Variant;
-use millbase::{Color, Position};
-use millbase::{SolvedValues, solve_component};
-use millbase::{TableSet, WriteOptions, write_sector};
+use millbase::{
+    Color, Position, Sector, SolvedValues, TableSet, Tablebase, Variant, WriteOptions,
+    solve_component, write_sector,
+};
 use std::hint::black_box;
 use std::sync::Arc;
 

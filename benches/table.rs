@@ -19,9 +19,9 @@ use criterion::{Criterion, criterion_group};
 use millbase::Sector;
 use millbase::format::{DRAW, UNUSED, WIN_FLAG};
 use millbase::format::{WDL_EXTENSION, read_table};
-use millbase::{Bits, Variant};
-use millbase::{SolvedValues, solve_component};
-use millbase::{TableSet, WriteOptions, WriteReport, write_sector};
+use millbase::{
+    Bits, SolvedValues, TableSet, Variant, WriteOptions, WriteReport, solve_component, write_sector,
+};
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;

@@ -15,10 +15,9 @@
 
 use millbase::Variant;
 use millbase::engine::matches::Rng;
-use millbase::format_position;
-use millbase::{Color, Position};
-use millbase::{Convention, legal_moves, outcome, play};
-use millbase::{Sector, SectorIndex};
+use millbase::{
+    Color, Convention, Position, Sector, SectorIndex, format_position, legal_moves, outcome, play,
+};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};

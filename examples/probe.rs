@@ -6,9 +6,7 @@
 //!     'O***O***/********/@O**@**@ w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes'
 //! ```
 
-use millbase::Tablebase;
-use millbase::Variant;
-use millbase::format_move;
+use millbase::{Tablebase, Variant, format_move};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

@@ -12,13 +12,10 @@
 #[path = "common/sample.rs"]
 mod sample;
 
-use millbase::Tablebase;
-use millbase::Value;
-use millbase::Variant;
 use millbase::engine::game::{DrawRules, Game};
 use millbase::engine::matches::Rng;
-use millbase::format_position;
-use millbase::{Color, Position};
+use millbase::{Color, Position, format_position};
+use millbase::{Tablebase, Value, Variant};
 use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;

@@ -11,12 +11,9 @@
 #[path = "common/sample.rs"]
 mod sample;
 
-use millbase::RuleValue;
-use millbase::Tablebase;
-use millbase::Variant;
 use millbase::engine::matches::Rng;
-use millbase::format_position;
-use millbase::{Color, Position};
+use millbase::{Color, Position, format_position};
+use millbase::{RuleValue, Tablebase, Variant};
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_millbase");

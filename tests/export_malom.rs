@@ -5,11 +5,7 @@
 //! positions of placing sectors, including sectors no game reaches; tables that cannot be
 //! represented are refused.
 
-use millbase::Sector;
-use millbase::Tablebase;
-use millbase::Value;
-use millbase::Variant;
-use millbase::{Color, Position};
+use millbase::{Color, Position, Sector, Tablebase, Value, Variant};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;

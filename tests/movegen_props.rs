@@ -3,10 +3,10 @@
 //! Positions come from random games (random legal moves from the initial position, in either
 //! convention, so some are remove-pending) and from random placements of stones.
 
-use millbase::{Color, Move, Position};
-use millbase::{Convention, legal_moves, perft, play, unmoves};
-use millbase::{NO_SQUARE, VARIANTS, Variant};
-use millbase::{format_position, parse_position};
+use millbase::{
+    Color, Convention, Move, NO_SQUARE, Position, VARIANTS, Variant, format_position, legal_moves,
+    parse_position, perft, play, unmoves,
+};
 use proptest::prelude::*;
 use std::collections::{BTreeSet, HashSet};
 

@@ -28,13 +28,10 @@
 //! and the ignored test `skipping_changes_nothing` checks that plain rounds (scanning every
 //! undecided position) give the same values.
 
-use millbase::Value;
-use millbase::format_position;
-use millbase::{Bits, Variant};
-use millbase::{Color, Position};
-use millbase::{Convention, legal_moves, play};
-use millbase::{Sector, SectorIndex};
-use millbase::{SolvedValues, solve_component};
+use millbase::{
+    Bits, Color, Convention, Position, Sector, SectorIndex, SolvedValues, Value, Variant,
+    format_position, legal_moves, play, solve_component,
+};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;

@@ -29,14 +29,11 @@
 //! taken from the solver's tables as boundary values (3-3, 3-4 and 4-3 are checked
 //! independently by `tests/oracle.rs`; 4-4 is not checked by an oracle).
 
-use millbase::Value;
-use millbase::format_position;
-use millbase::{Bits, FullBoard, Variant};
-use millbase::{Color, Position};
-use millbase::{Convention, Outcome, legal_moves, outcome, play};
-use millbase::{Sector, SectorIndex};
-use millbase::{SolvedValues, solve_component};
-use millbase::{plan, reachable_sectors, start_sector};
+use millbase::{
+    Bits, Color, Convention, FullBoard, Outcome, Position, Sector, SectorIndex, SolvedValues,
+    Value, Variant, format_position, legal_moves, outcome, plan, play, reachable_sectors,
+    solve_component, start_sector,
+};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;

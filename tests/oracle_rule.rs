@@ -50,15 +50,11 @@ mod canonical;
 
 use canonical::{Symmetries, k_sets, key_of, pair, position_of, sector_of};
 use millbase::format::UNUSED;
-use millbase::solving_order;
-use millbase::start_sector;
-use millbase::{Bits, Variant};
-use millbase::{Color, Position};
-use millbase::{Convention, legal_moves, play};
-use millbase::{NMoveRule, RuleValue, Value};
-use millbase::{PositionInfo, format_position_info};
-use millbase::{Sector, SectorIndex};
-use millbase::{SolvedValues, component, solve_component_under};
+use millbase::{
+    Bits, Color, Convention, NMoveRule, Position, PositionInfo, RuleValue, Sector, SectorIndex,
+    SolvedValues, Value, Variant, component, format_position_info, legal_moves, play,
+    solve_component_under, solving_order, start_sector,
+};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;

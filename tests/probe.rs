@@ -3,14 +3,10 @@
 //! consistent with the position's value, many threads get the single-threaded answers, and a
 //! missing table names its file.
 
-use millbase::Sector;
-use millbase::Tablebase;
-use millbase::Value;
-use millbase::Variant;
-use millbase::{Color, Position};
-use millbase::{Convention, legal_moves, play};
-use millbase::{SolvedValues, component, solve_component};
-use millbase::{TableSet, WriteOptions, write_sector};
+use millbase::{
+    Color, Convention, Position, Sector, SolvedValues, TableSet, Tablebase, Value, Variant,
+    WriteOptions, component, legal_moves, play, solve_component, write_sector,
+};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;

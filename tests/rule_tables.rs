@@ -1,13 +1,11 @@
 //! Tables under the N-move rule: consistency with the tables without it, verification,
 //! and the file round trip.
 
-use millbase::Sector;
-use millbase::Variant;
-use millbase::moving_sectors_up_to;
-use millbase::{NMoveRule, Value};
-use millbase::{SolvedValues, component, dependencies, solve_component_under};
-use millbase::{TableSet, WriteOptions, write_sector};
-use millbase::{ValueLookup, verify_sector_under};
+use millbase::{
+    NMoveRule, Sector, SolvedValues, TableSet, Value, ValueLookup, Variant, WriteOptions,
+    component, dependencies, moving_sectors_up_to, solve_component_under, verify_sector_under,
+    write_sector,
+};
 use std::collections::HashMap;
 use std::sync::Arc;
 

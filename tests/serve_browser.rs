@@ -12,9 +12,9 @@
 mod common;
 
 use common::{Server, WIN7, decode, encode, generate, millbase, request};
-use millbase::Variant;
-use millbase::play;
-use millbase::{PositionInfo, format_position_info, parse_legal_move, parse_position_info};
+use millbase::{
+    PositionInfo, Variant, format_position_info, parse_legal_move, parse_position_info, play,
+};
 use serde_json::{Value as Json, json};
 use std::net::{SocketAddr, TcpListener};
 use std::path::{Path, PathBuf};

@@ -1,8 +1,6 @@
 //! The reference figures of RULES.md, reproduced by the solver.
 
-use millbase::Sector;
-use millbase::Variant;
-use millbase::{SectorStats, SolvedValues, solve_component};
+use millbase::{Sector, SectorStats, SolvedValues, Variant, solve_component};
 use std::sync::Arc;
 
 fn solve(v: &Variant, sectors: &[Sector]) -> SolvedValues {

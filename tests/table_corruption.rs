@@ -2,13 +2,13 @@
 //! for files of another variant, version or kind, damaged and truncated files (never a panic,
 //! never a wrong answer), and probing from many threads.
 
-use millbase::Value;
-use millbase::Variant;
 use millbase::format::UNUSED;
 use millbase::format::{FileKind, HEADER_LEN, distance_path, sector_is_complete, wdl_path};
-use millbase::{Corruption, TableError, TableSet, Wdl, WriteOptions, write_sector};
-use millbase::{Sector, SectorIndex};
-use millbase::{SolvedValues, component, solve_component};
+use millbase::{
+    Corruption, Sector, SectorIndex, SolvedValues, TableError, TableSet, Wdl, WriteOptions,
+    component, solve_component, write_sector,
+};
+use millbase::{Value, Variant};
 use proptest::prelude::*;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};

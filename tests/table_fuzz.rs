@@ -5,14 +5,11 @@
 //! larger than the sector's values need: a hostile header never makes the reader allocate
 //! what the file does not hold.
 
-use millbase::NMoveRule;
-use millbase::Sector;
-use millbase::Variant;
 use millbase::format::{
     FileKind, HEADER_LEN, distance_path, sector_is_complete, sector_status, table_path, wdl_path,
 };
-use millbase::{SolvedValues, solve_component};
-use millbase::{TableSet, WriteOptions, write_sector};
+use millbase::{NMoveRule, Sector, Variant};
+use millbase::{SolvedValues, TableSet, WriteOptions, solve_component, write_sector};
 use proptest::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;

@@ -1,12 +1,10 @@
 //! Whole games of the small variants, solved from the empty board and checked position by
 //! position with the forward verifier.
 
-use millbase::Sector;
-use millbase::Value;
-use millbase::Variant;
-use millbase::{SectorStats, SolvedValues, solve_component};
-use millbase::{ValueLookup, verify_sector};
-use millbase::{plan, start_sector};
+use millbase::{
+    Sector, SectorStats, SolvedValues, Value, ValueLookup, Variant, plan, solve_component,
+    start_sector, verify_sector,
+};
 use std::sync::Arc;
 
 struct Lookup<'a>(&'a SolvedValues);

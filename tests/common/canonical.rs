@@ -3,9 +3,7 @@
 //! (`Board::symmetries` / `transform`, turned into byte tables here), and a sortable key per
 //! position. Nothing here comes from the solver's index.
 
-use millbase::Sector;
-use millbase::{Bits, Variant, points};
-use millbase::{Color, Position};
+use millbase::{Bits, Color, Position, Sector, Variant, points};
 
 /// The `k`-point sets of an `n`-point board.
 pub fn k_sets(n: usize, k: usize) -> Vec<Bits> {

@@ -6,9 +6,7 @@
 
 use millbase::Variant;
 use millbase::engine::matches::Rng;
-use millbase::{Color, Position};
-use millbase::{Convention, legal_moves, outcome, play};
-use millbase::{Sector, SectorIndex};
+use millbase::{Color, Convention, Position, Sector, SectorIndex, legal_moves, outcome, play};
 
 /// The moving sectors 3-3, 3-4, 4-3 and 4-4.
 pub const SMALL_SECTORS: [(u8, u8); 4] = [(3, 3), (3, 4), (4, 3), (4, 4)];
