@@ -92,6 +92,24 @@ fn bench(c: &mut Criterion) {
             criterion::BatchSize::PerIteration,
         )
     });
+    // No block cache: every probe reads and decompresses its blocks, by positioned reads
+    // (the default) or from memory maps.
+    let uncached = Tablebase::open(dir.path(), v).unwrap().with_cache_bytes(0);
+    g.bench_function("value_uncached_read", |b| {
+        b.iter(|| {
+            i = (i + 1) % sample.len();
+            black_box(uncached.value(&sample[i]).unwrap())
+        })
+    });
+    // SAFETY: nothing modifies the files of this temporary directory.
+    let mapped = unsafe { Tablebase::open(dir.path(), v).unwrap().with_memory_map() };
+    let mapped = mapped.with_cache_bytes(0);
+    g.bench_function("value_uncached_mmap", |b| {
+        b.iter(|| {
+            i = (i + 1) % sample.len();
+            black_box(mapped.value(&sample[i]).unwrap())
+        })
+    });
     g.finish();
     let _ = TableSet::new(dir.path(), v);
 }
