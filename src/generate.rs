@@ -1,60 +1,19 @@
 //! Generation of a set of sectors into a directory: dependency closure, solving order,
 //! resume (finished sectors are not redone), atomic writes, statistics and peak memory.
 
+use crate::graph::{component, dependencies, solving_order};
 use crate::index::{Sector, SectorIndex};
 use crate::lock::ComponentLock;
 use crate::rules::Variant;
-use crate::solve::{
-    SectorStats, SolveError, SolveOptions, SolvedValues, component, dependencies,
-    solve_component_with,
-};
+use crate::solve::{SectorStats, SolveError, SolveOptions, SolvedValues, solve_component_with};
 use crate::table::{
     Corruption, FileKind, TableError, TableSet, WriteOptions, is_temporary_of,
     sector_is_complete_under, sector_status, table_path, write_sector,
 };
 use crate::value::NMoveRule;
-use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The components (each named by its first sector) needed to solve `targets`, in an order
-/// where every component comes after the ones it reads.
-pub fn solving_order(v: &Variant, targets: &[Sector]) -> Vec<Sector> {
-    fn visit(v: &Variant, s: Sector, seen: &mut HashSet<Sector>, out: &mut Vec<Sector>) {
-        let key = component(v, s)
-            .into_iter()
-            .min()
-            .expect("a component has a sector");
-        if !seen.insert(key) {
-            return;
-        }
-        for d in dependencies(v, key) {
-            visit(v, d, seen, out);
-        }
-        out.push(key);
-    }
-    let mut seen = HashSet::new();
-    let mut out = Vec::new();
-    for &t in targets {
-        visit(v, t, &mut seen, &mut out);
-    }
-    out
-}
-
-/// Every moving-phase sector of `v` with `w + b <= max_total` stones.
-pub fn moving_sectors_up_to(v: &Variant, max_total: u8) -> Vec<Sector> {
-    let mut out = Vec::new();
-    for w in 3..=v.stones {
-        for b in 3..=v.stones {
-            let s = Sector::moving(w, b);
-            if w + b <= max_total && s.fits(v) {
-                out.push(s);
-            }
-        }
-    }
-    out
-}
 
 /// What happened to one component.
 #[derive(Clone, Debug)]

@@ -57,6 +57,7 @@
 
 mod cli;
 mod generate;
+mod graph;
 mod index;
 mod lock;
 mod memory;
@@ -79,7 +80,11 @@ pub mod export;
 
 pub use generate::{
     ComponentReport, GenerateError, GenerateObserver, GenerateOptions, Silent, generate,
-    generate_with, moving_sectors_up_to, solving_order,
+    generate_with,
+};
+pub use graph::{
+    component, dependencies, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,
+    successor_sectors,
 };
 pub use index::{Sector, SectorIndex, SectorParseError};
 pub use lock::ComponentLock;
@@ -88,15 +93,15 @@ pub use notation::{
     MoveError, PositionError, PositionInfo, START, format_move, format_position,
     format_position_info, parse_legal_move, parse_move, parse_position, parse_position_info,
 };
-pub use plan::{PlanEntry, plan, reachable_sectors, start_sector, successor_sectors};
+pub use plan::{PlanEntry, plan};
 pub use position::{Color, Move, Position};
 pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, Tablebase};
 pub use rules::{
     Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
 };
 pub use solve::{
-    SectorStats, SolveError, SolveOptions, Solved, SolvedValues, component, dependencies,
-    solve_component, solve_component_under, solve_component_with,
+    SectorStats, SolveError, SolveOptions, Solved, SolvedValues, solve_component,
+    solve_component_under, solve_component_with,
 };
 pub use table::{
     Corruption, TableAccess, TableError, TableSet, Wdl, WdlCounts, WriteOptions, WriteReport,

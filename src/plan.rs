@@ -1,60 +1,9 @@
-//! The sector graph of whole games: which sectors a game from the start position can reach,
-//! their exact sizes, and the order to solve them in.
+//! The solving plan of whole games: the components a set of targets needs (from the sector
+//! graph, `graph`), in solving order, with their exact sizes.
 
+use crate::graph::{component, dependencies, reachable_sectors, solving_order};
 use crate::index::{BoardTables, Sector, SectorIndex};
-use crate::rules::{MIN_STONES, Variant};
-use crate::solve::{can_slide, component, dependencies};
-use std::collections::{BTreeSet, HashSet};
-
-/// The sector of the variant's start position.
-pub fn start_sector(v: &Variant) -> Sector {
-    Sector::new(0, 0, v.stones, v.stones)
-}
-
-/// Is `s` a sector where the game is still on (both sides have three stones or more)?
-pub fn is_live(v: &Variant, s: Sector) -> bool {
-    s.fits(v) && s.w + s.wf >= MIN_STONES && s.b + s.bf >= MIN_STONES
-}
-
-/// The sectors one move from `s` can lead to (terminal outcomes left out).
-pub fn successor_sectors(v: &Variant, s: Sector) -> Vec<Sector> {
-    let n = v.board().len() as u8;
-    let mut out = Vec::new();
-    let mut add = |t: Sector| {
-        if is_live(v, t) && !out.contains(&t) {
-            out.push(t);
-        }
-    };
-    if s.wf > 0 && s.w + s.b < n {
-        add(Sector::new(s.b, s.w + 1, s.bf, s.wf - 1));
-        if s.w + 1 >= 3 && s.b > 0 {
-            add(Sector::new(s.b - 1, s.w + 1, s.bf, s.wf - 1));
-        }
-    }
-    if can_slide(v, s) && s.w + s.b < n {
-        add(Sector::new(s.b, s.w, s.bf, s.wf));
-        if s.w >= 3 && s.b > 0 {
-            add(Sector::new(s.b - 1, s.w, s.bf, s.wf));
-        }
-    }
-    out
-}
-
-/// Every sector a game from the start position can reach, in no particular order.
-pub fn reachable_sectors(v: &Variant) -> Vec<Sector> {
-    let mut seen = HashSet::new();
-    let mut stack = vec![start_sector(v)];
-    seen.insert(start_sector(v));
-    while let Some(s) = stack.pop() {
-        for t in successor_sectors(v, s) {
-            if seen.insert(t) {
-                stack.push(t);
-            }
-        }
-    }
-    let sorted: BTreeSet<Sector> = seen.into_iter().collect();
-    sorted.into_iter().collect()
-}
+use crate::rules::Variant;
 
 /// Number of positions of a sector up to symmetry (orbits of stone placements), counted
 /// exactly with Burnside's lemma over the board's symmetry group.
@@ -121,7 +70,7 @@ pub fn plan(v: &Variant, targets: &[Sector]) -> Vec<PlanEntry> {
     } else {
         targets.to_vec()
     };
-    crate::generate::solving_order(v, &targets)
+    solving_order(v, &targets)
         .into_iter()
         .map(|first| {
             let sectors = component(v, first);
@@ -171,6 +120,7 @@ mod tests {
 
     #[test]
     fn standard_game_reaches_every_moving_sector() {
+        use crate::graph::start_sector;
         let v = Variant::standard();
         let all = reachable_sectors(&v);
         for w in 3..=9 {

@@ -1,9 +1,8 @@
 //! `generate` and `stats`: solving sectors into a directory and summarising its tables.
 
 use super::{CliError, VariantArg, emit};
-use crate::generate::{
-    ComponentReport, GenerateObserver, GenerateOptions, generate_with, moving_sectors_up_to,
-};
+use crate::generate::{ComponentReport, GenerateObserver, GenerateOptions, generate_with};
+use crate::graph::moving_sectors_up_to;
 use crate::index::Sector;
 use crate::rules::Variant;
 use crate::solve::SectorStats;
@@ -201,7 +200,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         }
         crate::export::malom::malom_sectors()
     } else if args.all {
-        crate::plan::reachable_sectors(&v)
+        crate::graph::reachable_sectors(&v)
     } else if args.sectors.is_empty() {
         moving_sectors_up_to(&v, 10)
     } else {

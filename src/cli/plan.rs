@@ -46,8 +46,8 @@ fn estimate(v: &crate::rules::Variant, e: &PlanEntry) -> Estimate {
     let positions: u64 = e.positions.iter().sum();
     let slots: u64 = e.slots.iter().sum();
     // Sectors whose moves all leave them take the one-pass solver (2 bytes per slot).
-    let exit_only = matches!(e.sectors[..], [s] if !crate::solve::can_slide(v, s)
-        && crate::solve::exit_sectors(v, s).place.is_some());
+    let exit_only = matches!(e.sectors[..], [s] if !crate::graph::can_slide(v, s)
+        && crate::graph::exit_sectors(v, s).place.is_some());
     let (rate, work_bytes) = if exit_only {
         (PLACING_RATE, EXIT_ONLY_BYTES_PER_SLOT)
     } else {

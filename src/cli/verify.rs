@@ -4,8 +4,8 @@
 
 use super::generate::{parse_sectors, scan_tables, table_dir};
 use super::{CliError, VariantArg, emit, one_line};
+use crate::graph::successor_sectors;
 use crate::index::Sector;
-use crate::plan::successor_sectors;
 use crate::table::{TableDir, TableError, TableSet, Wdl, distance_path, wdl_path};
 use crate::value::Value;
 use crate::verify::{Mismatch, ValueLookup, verify_sector_under};

@@ -18,9 +18,10 @@
 
 mod exit_only;
 
+use crate::graph::{can_slide, component, exit_sectors};
 use crate::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::reach::ReachFilter;
-use crate::rules::{Bits, FullBoard, MIN_STONES, Variant, points as bits};
+use crate::rules::{Bits, FullBoard, Variant, points as bits};
 use crate::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -105,75 +106,6 @@ impl SectorStats {
                 (x, y) => x.or(y),
             },
         }
-    }
-}
-
-/// Where the moves of a sector lead, apart from internal moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExitSectors {
-    /// A slide or fly that closes no mill, when it leaves the component (the opponent cannot
-    /// slide back; only in sectors no standard game reaches).
-    pub slide: Option<Sector>,
-    /// A slide or fly that closes a mill and removes a stone (`None`: the opponent is left
-    /// with too few stones, an immediate win).
-    pub slide_removal: Option<Sector>,
-    /// A placement that closes no mill.
-    pub place: Option<Sector>,
-    /// A placement that closes a mill and removes a stone.
-    pub place_removal: Option<Sector>,
-}
-
-/// The sectors the moves of `s` can exit to (those a game can actually need).
-pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
-    let alive = |sec: Sector| (sec.w + sec.wf >= MIN_STONES).then_some(sec);
-    let can_slide = can_slide(v, s);
-    ExitSectors {
-        slide: (can_slide && !component(v, s).contains(&s.swapped())).then(|| s.swapped()),
-        slide_removal: if can_slide && s.w >= 3 && s.b > 0 {
-            alive(Sector::new(s.b - 1, s.w, s.bf, s.wf))
-        } else {
-            None
-        },
-        place: (s.wf > 0).then(|| Sector::new(s.b, s.w + 1, s.bf, s.wf - 1)),
-        place_removal: if s.wf > 0 && s.w + 1 >= 3 && s.b > 0 {
-            alive(Sector::new(s.b - 1, s.w + 1, s.bf, s.wf - 1))
-        } else {
-            None
-        },
-    }
-}
-
-/// The solved sectors that solving the component of `s` reads.
-pub fn dependencies(v: &Variant, s: Sector) -> Vec<Sector> {
-    let mut deps = Vec::new();
-    for sec in component(v, s) {
-        let e = exit_sectors(v, sec);
-        for d in [e.slide, e.slide_removal, e.place, e.place_removal]
-            .into_iter()
-            .flatten()
-        {
-            if !deps.contains(&d) {
-                deps.push(d);
-            }
-        }
-    }
-    deps
-}
-
-/// Can the side to move in sector `s` slide (or fly) a stone?
-pub fn can_slide(v: &Variant, s: Sector) -> bool {
-    s.w > 0 && v.may_move(s.wf)
-}
-
-/// The sectors solved together with `s`: itself and its colour-swapped partner when slides
-/// lead back and forth between them (the moving phase; Lasker's placing phase); `s` alone
-/// when its moves all leave it (the standard placing phase).
-pub fn component(v: &Variant, s: Sector) -> Vec<Sector> {
-    let p = s.swapped();
-    if p != s && can_slide(v, s) && can_slide(v, p) {
-        vec![s, p]
-    } else {
-        vec![s]
     }
 }
 
@@ -299,7 +231,7 @@ fn zeroed_cells(len: usize) -> Vec<AtomicU32> {
 }
 
 /// Solve the component of `sector` (see [`component`]) without the N-move rule; `solved`
-/// must hold every sector in [`dependencies`]. Returns the component's sectors with their
+/// must hold every sector in [`dependencies`](crate::dependencies). Returns the component's sectors with their
 /// values.
 pub fn solve_component(
     v: &Variant,
@@ -338,7 +270,7 @@ pub struct SolveOptions {
 }
 
 /// Solve the component of `sector` with `options`; `solved` must hold every sector in
-/// [`dependencies`], solved under the same rule.
+/// [`dependencies`](crate::dependencies), solved under the same rule.
 pub fn solve_component_with(
     v: &Variant,
     sector: Sector,
