@@ -25,7 +25,7 @@ use crate::notation::{PositionError, parse_position};
 use crate::position::{Move, Position};
 use crate::rules::{MIN_STONES, Variant};
 use crate::table::{TableError, TableSet, Wdl, check_table_dir};
-use crate::value::{NMoveRule, RuleValue, Value};
+use crate::value::{NMoveRule, RuleValue, Value, best_of};
 use std::fmt;
 use std::path::Path;
 
@@ -413,7 +413,5 @@ pub fn best_rule_value(values: impl Iterator<Item = RuleValue>) -> RuleValue {
 
 /// The best of some values for the side choosing among them (a loss in 0 when there are none).
 pub fn best_value(values: impl Iterator<Item = Value>) -> Value {
-    values
-        .max_by_key(|v| v.preference())
-        .unwrap_or(Value::Loss(0))
+    best_of(values, Value::Loss(0))
 }

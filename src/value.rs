@@ -89,6 +89,14 @@ impl Value {
 
 const MAX_PLIES_MASK: u16 = 0x3FFF;
 
+/// The value of a position given the values of its moves for the side making them (under
+/// an N-move rule, [`NMoveRule::move_value`]): the fastest win, else a draw, else the slowest
+/// loss; `no_move` when there are no moves at all. The one fold of "best of the successors"
+/// outside the solver (whose forward pass keeps the same three facts in its cells).
+pub fn best_of(values: impl Iterator<Item = Value>, no_move: Value) -> Value {
+    values.max_by_key(|v| v.preference()).unwrap_or(no_move)
+}
+
 /// The N-move rule: a game in the moving phase is drawn when a turn starts after `n`
 /// consecutive plies without a removal or a placement (docs/NMOVE.md). `n = 0`: no such rule.
 ///
@@ -262,6 +270,23 @@ impl fmt::Display for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn best_of_takes_fastest_win_then_draw_then_slowest_loss() {
+        use Value::{Draw, Loss, Win};
+        let cases: [(&[Value], Value); 6] = [
+            (&[], Loss(0)),
+            (&[Loss(3), Win(7), Draw, Win(5), Loss(9)], Win(5)),
+            (&[Loss(3), Draw, Loss(9)], Draw),
+            (&[Loss(3), Loss(9), Loss(0)], Loss(9)),
+            (&[Win(u16::MAX >> 2), Draw], Win(u16::MAX >> 2)),
+            (&[Loss(0)], Loss(0)),
+        ];
+        for (moves, best) in cases {
+            assert_eq!(best_of(moves.iter().copied(), Loss(0)), best, "{moves:?}");
+        }
+        assert_eq!(best_of(std::iter::empty(), Draw), Draw);
+    }
 
     #[test]
     fn encoding_round_trips() {

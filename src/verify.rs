@@ -1,11 +1,12 @@
 //! Independent forward verification: re-derive each stored value from the stored values of
 //! its successors, using the plain move rules (no un-moves, no counters).
 
+use crate::graph::{MoveSectors, can_slide};
 use crate::index::{Sector, SectorIndex, combinations, pdep};
 use crate::reach::ReachFilter;
 use crate::rules::{Bits, FullBoard, MIN_STONES, Variant};
 use crate::table::Wdl;
-use crate::value::{NMoveRule, UNUSED, Value};
+use crate::value::{NMoveRule, UNUSED, Value, best_of};
 use rayon::prelude::*;
 
 /// Values of a sector and of every sector its moves lead to.
@@ -17,32 +18,6 @@ pub trait ValueLookup: Sync {
     /// [`verify_sector`] compares only the win/draw/loss of each value.
     fn wdl_only(&self) -> bool {
         false
-    }
-}
-
-/// The value a position must have given the values of its moves for the side making them
-/// ([`NMoveRule::move_value`]); `no_move` is the value when there are no moves at all.
-pub fn best_of_moves(moves: impl Iterator<Item = Value>, no_move: Value) -> Value {
-    let mut any = false;
-    let mut best_win: Option<u16> = None;
-    let mut worst_loss = 0u16;
-    let mut draw = false;
-    for m in moves {
-        any = true;
-        match m {
-            Value::Win(k) => best_win = Some(best_win.map_or(k, |b| b.min(k))),
-            Value::Loss(k) => worst_loss = worst_loss.max(k),
-            Value::Draw => draw = true,
-        }
-    }
-    if !any {
-        no_move
-    } else if let Some(n) = best_win {
-        Value::Win(n)
-    } else if draw {
-        Value::Draw
-    } else {
-        Value::Loss(worst_loss)
     }
 }
 
@@ -137,25 +112,15 @@ pub fn verify_sector_under(
     let full = board.full();
     let s = sector;
     let syms = &index.tables.syms;
-    let can_slide = s.w > 0 && v.may_move(s.wf);
-    let slide = Successor::new(v, Sector::new(s.b, s.w, s.bf, s.wf), lookup);
-    let slide_removal = Successor::new(
-        v,
-        Sector::new(s.b.saturating_sub(1), s.w, s.bf, s.wf),
-        lookup,
-    );
-    let (place, place_removal) = if s.wf > 0 {
-        (
-            Successor::new(v, Sector::new(s.b, s.w + 1, s.bf, s.wf - 1), lookup),
-            Successor::new(
-                v,
-                Sector::new(s.b.saturating_sub(1), s.w + 1, s.bf, s.wf - 1),
-                lookup,
-            ),
-        )
-    } else {
-        (Successor::Lost, Successor::Lost)
-    };
+    let can_slide = can_slide(v, s);
+    // The sector each kind of move leads to; a kind of move `s` does not have is never
+    // looked up (a mill needs three stones, a removal an opponent's stone).
+    let moves = MoveSectors::of(v, s);
+    let successor = |t: Option<Sector>| t.map_or(Successor::Lost, |t| Successor::new(v, t, lookup));
+    let slide = successor(moves.slide);
+    let slide_removal = successor(moves.slide_removal);
+    let place = successor(moves.place);
+    let place_removal = successor(moves.place_removal);
     let wdl_only = lookup.wdl_only();
     let them_orbits = index.tables.orbits(s.b as u32);
     let reach = ReachFilter::new(v, sector);
@@ -263,7 +228,7 @@ pub fn verify_sector_under(
                 } else {
                     rule.blocked()
                 };
-                let derived = best_of_moves(succ.iter().copied(), no_move);
+                let derived = best_of(succ.iter().copied(), no_move);
                 let stored = Value::decode(stored[slot as usize]);
                 let agrees = if wdl_only {
                     stored.map(Wdl::of) == Some(Wdl::of(derived))
