@@ -289,6 +289,22 @@ mod tests {
     }
 
     #[test]
+    fn standard_game_reaches_every_moving_sector() {
+        let v = Variant::standard();
+        let all = reachable_sectors(&v);
+        for w in 3..=9 {
+            for b in 3..=9 {
+                assert!(all.contains(&Sector::moving(w, b)), "{w}-{b}");
+            }
+        }
+        assert!(all.contains(&start_sector(&v)));
+        // White to move always holds as many stones in hand as black; black one more.
+        for s in &all {
+            assert!(s.wf == s.bf || s.wf == s.bf + 1, "{s}");
+        }
+    }
+
+    #[test]
     fn standard_game_reaches_318_sectors() {
         let v = Variant::standard();
         assert_eq!(reachable_sectors(&v).len(), 318);

@@ -16,7 +16,9 @@
 //! * tables: [`generate()`] and [`generate_with`] to solve sectors into a directory,
 //!   [`Tablebase`] to probe it, [`verify_sector`] to re-derive stored values, and the error
 //!   types [`GenerateError`], [`ProbeError`], [`TableError`];
-//! * sectors: [`Sector`], [`SectorIndex`] (the dense symmetry-reduced numbering), [`plan()`].
+//! * sectors: [`Sector`], [`SectorIndex`] (the dense symmetry-reduced numbering), [`plan()`];
+//!   the sector graph: [`start_sector`], [`successor_sectors`], [`reachable_sectors`],
+//!   [`component`], [`dependencies`], [`solving_order`], [`moving_sectors_up_to`].
 //!
 //! [`engine`] plays perfectly from the tables (and searches beyond them) and speaks Sanmill's
 //! UCI dialect; [`export`] writes tables in Malom's format for the Sanmill app; [`format`](mod@format) exposes the on-disk layout for tools that read the files directly

@@ -40,11 +40,7 @@ fn stone_moves(v: &Variant, pos: &Position, mut f: impl FnMut(u8, u8, bool)) {
     if v.may_move(hand) {
         let flies = v.flies(us.count_ones() as u8, hand);
         for from in bits(us) {
-            let targets = if flies {
-                empty
-            } else {
-                board.adjacent(from) & empty
-            };
+            let targets = board.step_targets(from, empty, flies);
             let after = us & !(1 << from);
             for to in bits(targets) {
                 f(from, to, board.in_mill(after | 1 << to, to));
@@ -195,11 +191,7 @@ pub fn unmoves(v: &Variant, pos: &Position) -> Vec<(Move, Position)> {
         // Un-slide or un-fly.
         if v.may_move(hand) {
             let flies = v.flies(mine.count_ones() as u8, hand);
-            let sources = if flies {
-                empty
-            } else {
-                board.adjacent(to) & empty
-            };
+            let sources = board.step_targets(to, empty, flies);
             for from in bits(sources) {
                 emit(without | 1 << from, hand, Move::slide(from, to), closes);
             }

@@ -343,6 +343,18 @@ impl Board {
         self.adjacency[p as usize]
     }
 
+    /// The empty points a stone on `p` can slide to (the adjacent ones), or fly to (all of
+    /// them); the same points are those a stone now on `p` can have come from. The solver's
+    /// loops spell this out themselves (docs/DESIGN.md, "The sector graph").
+    #[inline]
+    pub(crate) fn step_targets(&self, p: u8, empty: Bits, flies: bool) -> Bits {
+        if flies {
+            empty
+        } else {
+            self.adjacent(p) & empty
+        }
+    }
+
     /// All mills as point sets.
     pub fn mills(&self) -> &[Bits] {
         &self.mills

@@ -199,11 +199,7 @@ pub fn verify_sector_under(
                     while from_set != 0 {
                         let from = from_set.trailing_zeros();
                         from_set &= from_set - 1;
-                        let mut targets = if flies {
-                            empty
-                        } else {
-                            board.adjacent(from as u8) & empty
-                        };
+                        let mut targets = board.step_targets(from as u8, empty, flies);
                         while targets != 0 {
                             let to = targets.trailing_zeros();
                             targets &= targets - 1;
