@@ -8,20 +8,11 @@
 use millbase::{Color, Position, Sector, Tablebase, Value, Variant};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::OnceLock;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_millbase"))
-        .args(args)
-        .output()
-        .expect("run millbase");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+
+use common::millbase as run;
 
 // ---------------------------------------------------------------------------------------
 // An independent reader of Malom's format.

@@ -2,25 +2,17 @@
 //! same answers, and a file truncated while a `Tablebase` has it open gives errors naming it
 //! (or correct answers from blocks read before), never a crash.
 
+mod common;
 #[path = "common/sample.rs"]
 mod sample;
 
 use millbase::engine::matches::Rng;
 use millbase::{Position, ProbeError, TableAccess, Tablebase, Value, Variant};
 use std::fs::OpenOptions;
-use std::process::Command;
-
-const BIN: &str = env!("CARGO_BIN_EXE_millbase");
 
 fn tables() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(BIN)
-        .args(["generate", "--quiet", "--dir"])
-        .arg(dir.path())
-        .arg("4-4")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
+    common::generate(dir.path(), &[], &["4-4"]);
     dir
 }
 
