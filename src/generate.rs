@@ -11,6 +11,7 @@ use crate::table::{
     sector_is_complete_under, sector_status, table_path, write_sector,
 };
 use crate::value::NMoveRule;
+use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -73,6 +74,14 @@ pub enum GenerateError {
     Table(TableError),
     /// The solver was given inconsistent inputs.
     Solve(SolveError),
+    /// [`generate_components`] was asked for components whose dependencies are not
+    /// complete in the directory: each such sector, with what is wrong with its files.
+    MissingDependencies {
+        /// The table directory.
+        dir: std::path::PathBuf,
+        /// The dependencies that are missing or damaged, and why (naming the file).
+        problems: Vec<(Sector, String)>,
+    },
 }
 
 impl std::fmt::Display for GenerateError {
@@ -80,6 +89,23 @@ impl std::fmt::Display for GenerateError {
         match self {
             GenerateError::Table(e) => e.fmt(f),
             GenerateError::Solve(e) => e.fmt(f),
+            GenerateError::MissingDependencies { dir, problems } => {
+                let names: Vec<String> = problems.iter().map(|(s, _)| s.to_string()).collect();
+                write!(
+                    f,
+                    "{} dependenc{} not solved in {} (solve {} first, or leave out --no-deps): ",
+                    problems.len(),
+                    if problems.len() == 1 {
+                        "y is"
+                    } else {
+                        "ies are"
+                    },
+                    dir.display(),
+                    names.join(" ")
+                )?;
+                let why: Vec<&str> = problems.iter().map(|(_, w)| w.as_str()).collect();
+                write!(f, "{}", why.join("; "))
+            }
         }
     }
 }
@@ -133,11 +159,72 @@ pub fn generate_with(
     options: GenerateOptions,
     observer: &dyn GenerateObserver,
 ) -> Result<Vec<ComponentReport>, GenerateError> {
-    let rule = options.rule;
     prepare_dir(dir)?;
-    refuse_other_rule(TableSet::new(dir, *v).with_rule(rule).detect_rule())?;
+    refuse_other_rule(TableSet::new(dir, *v).with_rule(options.rule).detect_rule())?;
+    solve_components(v, dir, solving_order(v, targets), options, observer)
+}
+
+/// Solve exactly the components of `sectors` into `dir`, in solving order, reading the
+/// tables of everything else they depend on from `dir` (the worker of a cluster workflow:
+/// `millbase generate --no-deps`). Components already complete are kept; a component that
+/// another process is solving is waited for ([`ComponentLock`]). Before solving anything,
+/// every dependency outside the named components must be complete in `dir`:
+/// [`GenerateError::MissingDependencies`] names the files that are missing or damaged.
+pub fn generate_components(
+    v: &Variant,
+    dir: &Path,
+    sectors: &[Sector],
+    options: GenerateOptions,
+    observer: &dyn GenerateObserver,
+) -> Result<Vec<ComponentReport>, GenerateError> {
+    let key = |s: Sector| {
+        *component(v, s)
+            .iter()
+            .min()
+            .expect("a component has a sector")
+    };
+    let named: HashSet<Sector> = sectors.iter().map(|&s| key(s)).collect();
+    let order: Vec<Sector> = solving_order(v, sectors)
+        .into_iter()
+        .filter(|first| named.contains(first))
+        .collect();
+    prepare_dir(dir)?;
+    refuse_other_rule(TableSet::new(dir, *v).with_rule(options.rule).detect_rule())?;
+    let mut problems = Vec::new();
+    let mut checked = HashSet::new();
+    for &first in &order {
+        for d in dependencies(v, first) {
+            if named.contains(&key(d)) || !checked.insert(d) {
+                continue;
+            }
+            if let Err(e) = sector_status(dir, v, options.rule, d) {
+                if is_other_rule(&e) {
+                    return Err(e.into());
+                }
+                problems.push((d, e.to_string()));
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(GenerateError::MissingDependencies {
+            dir: dir.to_path_buf(),
+            problems,
+        });
+    }
+    solve_components(v, dir, order, options, observer)
+}
+
+/// Solve the components named by their first sectors, in this order, skipping those on disk.
+fn solve_components(
+    v: &Variant,
+    dir: &Path,
+    firsts: Vec<Sector>,
+    options: GenerateOptions,
+    observer: &dyn GenerateObserver,
+) -> Result<Vec<ComponentReport>, GenerateError> {
+    let rule = options.rule;
     // Which components are on disk already: checked once (it reads every file's checksums).
-    let order: Vec<(Sector, bool)> = solving_order(v, targets)
+    let order: Vec<(Sector, bool)> = firsts
         .into_iter()
         .map(|first| {
             let done = component(v, first)

@@ -13,7 +13,8 @@
 //! * notation: [`parse_position`], [`format_position`], [`parse_move`], [`format_move`];
 //! * values: [`Value`] (win/loss in plies, draw) and, under the N-move rule, [`NMoveRule`] and
 //!   [`RuleValue`];
-//! * tables: [`generate()`] and [`generate_with`] to solve sectors into a directory,
+//! * tables: [`generate()`] and [`generate_with`] to solve sectors into a directory (and
+//!   [`generate_components`], a cluster worker's exactly-these-components run),
 //!   [`Tablebase`] to probe it, [`verify_sector`] to re-derive stored values, and the error
 //!   types [`GenerateError`], [`ProbeError`], [`TableError`];
 //! * sectors: [`Sector`], [`SectorIndex`] (the dense symmetry-reduced numbering), [`plan()`];
@@ -82,7 +83,7 @@ pub mod export;
 
 pub use generate::{
     ComponentReport, GenerateError, GenerateObserver, GenerateOptions, Silent, generate,
-    generate_with,
+    generate_components, generate_with,
 };
 pub use graph::{
     component, dependencies, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,

@@ -1,7 +1,10 @@
 //! `generate` and `stats`: solving sectors into a directory and summarising its tables.
 
 use super::{CliError, VariantArg, emit};
-use crate::generate::{ComponentReport, GenerateObserver, GenerateOptions, generate_with};
+use crate::generate::{
+    ComponentReport, GenerateError, GenerateObserver, GenerateOptions, generate_components,
+    generate_with,
+};
 use crate::graph::moving_sectors_up_to;
 use crate::index::Sector;
 use crate::rules::Variant;
@@ -42,6 +45,12 @@ pub struct GenerateArgs {
     /// (docs/FORMAT.md): faster, smaller tables that refuse to probe such positions.
     #[arg(long)]
     skip_unreachable: bool,
+    /// Solve exactly the components of the named sectors, reading the tables they depend on
+    /// from --dir (exit 2, naming them, when one is missing or damaged): one job of a cluster
+    /// workflow (`millbase plan --emit snakemake`). Workers may share a directory: a lock per
+    /// component keeps two from solving the same one.
+    #[arg(long, requires = "sectors", conflicts_with_all = ["all", "malom"])]
+    no_deps: bool,
     /// Sectors to solve, as w-b (moving phase) or w-b-wf-bf, counted from the side to move;
     /// everything they depend on is solved too. Default: every moving-phase sector with
     /// w + b <= 10.
@@ -224,8 +233,15 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         rule,
         skip_unreachable: args.skip_unreachable,
     };
-    let reports = generate_with(&v, &dir, &targets, options, &bars)
-        .map_err(|e| CliError::failure(format!("generation stopped: {e}")))?;
+    let reports = if args.no_deps {
+        generate_components(&v, &dir, &targets, options, &bars)
+    } else {
+        generate_with(&v, &dir, &targets, options, &bars)
+    }
+    .map_err(|e| match e {
+        GenerateError::MissingDependencies { .. } => CliError::usage(e.to_string()),
+        e => CliError::failure(format!("generation stopped: {e}")),
+    })?;
     bars.overall.finish_and_clear();
     let solved: Vec<&ComponentReport> = reports.iter().filter(|r| r.solved).collect();
     let positions: u64 = solved.iter().map(|r| r.positions).sum();

@@ -16,6 +16,7 @@ mod probe;
 mod serve;
 mod uci;
 mod verify;
+mod workflow;
 
 use crate::movegen::Convention;
 use crate::notation::parse_position;

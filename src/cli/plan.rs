@@ -1,10 +1,13 @@
 //! `millbase plan`: the sectors a whole game needs, in solving order, with estimated costs.
 
+use super::workflow::{WorkflowOptions, snakefile};
 use super::{CliError, VariantArg, emit};
-use crate::cli::generate::parse_sectors;
+use crate::cli::generate::{parse_sectors, table_dir};
 use crate::plan::{PlanEntry, plan};
+use crate::value::NMoveRule;
 use clap::Args;
 use std::fmt::Write as _;
+use std::path::PathBuf;
 
 /// Arguments of `millbase plan`.
 #[derive(Debug, Args)]
@@ -14,6 +17,23 @@ pub struct PlanArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// Write the plan as a workflow instead: `snakemake` writes a Snakefile with one job per
+    /// component (docs/CLUSTER.md).
+    #[arg(long, value_name = "ENGINE", conflicts_with = "json")]
+    emit: Option<EmitFormat>,
+    /// With --emit: the directory the jobs solve into [default: data/<variant>].
+    #[arg(long, value_name = "DIR", requires = "emit")]
+    dir: Option<PathBuf>,
+    /// With --emit: the N-move rule the jobs solve under (as for `generate`).
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "emit")]
+    n_move_rule: u16,
+    /// With --emit: the jobs leave unreachable positions unsolved (as for `generate`).
+    #[arg(long, requires = "emit")]
+    skip_unreachable: bool,
+    /// With --emit: threads of each job estimated to take 10 s or more (others take 1).
+    #[arg(long, value_name = "N", default_value_t = 2, requires = "emit",
+          value_parser = clap::value_parser!(u16).range(1..))]
+    threads: u16,
     /// Plan only for these sectors (and what they need); default: every sector a game from
     /// the start position can reach.
     #[arg(value_name = "SECTOR")]
@@ -36,13 +56,24 @@ const READ_BYTES_PER_SLOT: f64 = 3.5;
 /// Measured size of the standard game's tables, bits per position (WDL 0.60 + distance 2.84).
 const DISK_BITS_PER_POSITION: f64 = 3.44;
 
-struct Estimate {
-    seconds: f64,
-    memory: f64,
-    disk: f64,
+/// The plan's estimates for one component on the project machine (2 cores).
+pub struct Estimate {
+    /// Solving time, seconds.
+    pub seconds: f64,
+    /// Peak memory, bytes.
+    pub memory: f64,
+    /// Size of its tables, bytes.
+    pub disk: f64,
 }
 
-fn estimate(v: &crate::rules::Variant, e: &PlanEntry) -> Estimate {
+/// Workflow formats of `plan --emit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EmitFormat {
+    /// A Snakefile.
+    Snakemake,
+}
+
+pub fn estimate(v: &crate::rules::Variant, e: &PlanEntry) -> Estimate {
     let positions: u64 = e.positions.iter().sum();
     let slots: u64 = e.slots.iter().sum();
     // Sectors whose moves all leave them take the one-pass solver (2 bytes per slot).
@@ -77,7 +108,27 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
     let total_secs: f64 = estimates.iter().map(|x| x.seconds).sum();
     let peak_mem = estimates.iter().map(|x| x.memory).fold(0.0, f64::max);
     let total_disk: f64 = estimates.iter().map(|x| x.disk).sum();
-    let text = if args.json {
+    let text = if let Some(EmitFormat::Snakemake) = args.emit {
+        let rule = NMoveRule::new(args.n_move_rule).ok_or_else(|| {
+            CliError::usage(format!(
+                "--n-move-rule {}: at most {}",
+                args.n_move_rule,
+                NMoveRule::MAX_N
+            ))
+        })?;
+        let program = std::env::current_exe()
+            .and_then(|p| p.canonicalize())
+            .map_err(|e| CliError::failure(format!("cannot find the millbase program: {e}")))?;
+        let options = WorkflowOptions {
+            program: &program,
+            dir: &table_dir(&args.dir, &v),
+            rule,
+            skip_unreachable: args.skip_unreachable,
+            threads: args.threads as usize,
+            command: command_line(),
+        };
+        snakefile(&v, &entries, &estimates, &options)
+    } else if args.json {
         let items: Vec<serde_json::Value> = entries
             .iter()
             .zip(&estimates)
@@ -134,6 +185,23 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
         t
     };
     emit(&text)
+}
+
+/// The command line of this process, words quoted where needed, for a file's header.
+fn command_line() -> String {
+    let words: Vec<String> = std::env::args()
+        .map(|a| {
+            if !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=+:,".contains(c))
+            {
+                a
+            } else {
+                format!("'{}'", a.replace('\'', "'\\''"))
+            }
+        })
+        .collect();
+    words.join(" ")
 }
 
 fn duration(s: f64) -> String {
