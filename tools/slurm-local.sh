@@ -259,7 +259,11 @@ cmd_start() {
     down* | drain* | drng* | fail*) scontrol update nodename="$HOST" state=resume || true ;;
     esac
     wait_for 120 "node $HOST to become idle" node_idle
-    log "up in $((SECONDS - t0))s: partition '$PARTITION', account '$ACCOUNT' (accounting=$ACCOUNTING)"
+    if [ "$ACCOUNTING" = 1 ]; then
+        log "up in $((SECONDS - t0))s: partition '$PARTITION', account '$ACCOUNT', sacct works"
+    else
+        log "up in $((SECONDS - t0))s: partition '$PARTITION', no accounting: use --slurm-status-command squeue"
+    fi
     sinfo
 }
 
