@@ -5,7 +5,7 @@ use crate::graph::{component, dependencies, solving_order};
 use crate::index::{Sector, SectorIndex};
 use crate::lock::ComponentLock;
 use crate::rules::Variant;
-use crate::solve::{SectorStats, SolveError, SolveOptions, SolvedValues, solve_component_with};
+use crate::solve::{SectorStats, SolveError, SolveOptions, solve_component_from};
 use crate::table::{
     Corruption, FileKind, TableError, TableSet, WriteOptions, is_temporary_of,
     sector_is_complete_under, sector_status, table_path, write_sector,
@@ -288,20 +288,20 @@ fn solve_components(
         remove_stale_temporaries(dir, &sectors);
         let start = Instant::now();
         reset_peak_memory();
-        let mut deps = SolvedValues::new();
-        // A fresh set per component: files written since are read as they are now.
+        // A fresh set per component: files written since are read as they are now. The solver
+        // reads each dependency when a forward pass needs it and drops it after that pass.
         let tables = TableSet::new(dir, *v).with_cache_bytes(0).with_rule(rule);
-        for d in dependencies(v, first) {
-            deps.insert(d, Arc::new(tables.read_values(d)?));
-        }
+        let load = |d: Sector| -> Result<Arc<Vec<u16>>, GenerateError> {
+            Ok(Arc::new(tables.read_values(d)?))
+        };
         observer.component_started(&sectors, component_work(v, first));
         let advance = |n| observer.advance(n);
         let solve = SolveOptions {
             rule,
             skip_unreachable: options.skip_unreachable,
         };
-        let solved = solve_component_with(v, first, &deps, solve, &advance)?;
-        drop(deps);
+        let solved = solve_component_from(v, first, load, solve, &advance)?;
+        drop(tables);
         let mut stats = Vec::new();
         for s in &solved {
             let write = WriteOptions {

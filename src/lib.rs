@@ -104,7 +104,7 @@ pub use rules::{
 };
 pub use solve::{
     SectorStats, SolveError, SolveOptions, Solved, SolvedValues, solve_component,
-    solve_component_under, solve_component_with,
+    solve_component_from, solve_component_under, solve_component_with,
 };
 pub use table::{
     Corruption, TableAccess, TableError, TableSet, Wdl, WdlCounts, WriteOptions, WriteReport,

@@ -15,6 +15,11 @@
 //!
 //! Counters count distinct successor *slots*; where symmetric stone sets make two moves reach
 //! the same slot, both directions de-duplicate.
+//!
+//! Only the forward pass reads the dependencies (the exits' tables), and the forward pass of
+//! one component sector reads only that sector's exits. So [`solve_component_from`] loads a
+//! sector's exit tables just before its forward pass and drops them right after: at most one
+//! sector's exit tables (up to four) are in memory at a time, never during propagation.
 
 mod exit_only;
 
@@ -130,6 +135,50 @@ struct Exits<'a> {
     place_removal: Option<ExitTable<'a>>,
 }
 
+/// The values of the sectors one component sector exits into (slide, slide with removal,
+/// placement, placement with removal), loaded for the one pass that reads them.
+struct LoadedExits {
+    tables: [Option<(Sector, Arc<Vec<u16>>)>; 4],
+}
+
+impl LoadedExits {
+    /// Load the values of `targets` (`None`: no table, the opponent has lost) from `load`,
+    /// checking their sizes.
+    fn load<E: From<SolveError>>(
+        v: &Variant,
+        targets: [Option<Sector>; 4],
+        load: &impl Fn(Sector) -> Result<Arc<Vec<u16>>, E>,
+    ) -> Result<LoadedExits, E> {
+        let mut tables = [None, None, None, None];
+        for (table, target) in tables.iter_mut().zip(targets) {
+            if let Some(s) = target {
+                let values = load(s)?;
+                if values.len() as u64 != SectorIndex::new(v, s).slots() {
+                    return Err(SolveError::BadDependency(s).into());
+                }
+                *table = Some((s, values));
+            }
+        }
+        Ok(LoadedExits { tables })
+    }
+
+    /// The tables for look-ups.
+    fn exits(&self, v: &Variant) -> Exits<'_> {
+        let [slide, slide_removal, place, place_removal] = self.tables.each_ref().map(|t| {
+            t.as_ref().map(|(s, values)| ExitTable {
+                index: SectorIndex::new(v, *s),
+                values: values.as_slice(),
+            })
+        });
+        Exits {
+            slide,
+            slide_removal,
+            place,
+            place_removal,
+        }
+    }
+}
+
 /// Running summary of a position's exits during the forward pass.
 #[derive(Default)]
 struct ExitSummary {
@@ -174,13 +223,15 @@ impl ExitSummary {
 }
 
 /// One sector's working state.
-struct Work<'a> {
+struct Work {
     sector: Sector,
     index: SectorIndex,
     /// Per slot: the 16-bit state in the low half, the counter of undecided internal
     /// successors in bits 16..24 (one word, so one cache miss per predecessor update).
     cells: Vec<AtomicU32>,
-    exits: Exits<'a>,
+    /// The sectors its moves exit into: slide, slide with removal, placement, placement with
+    /// removal (their values are loaded only for its forward pass).
+    exit_targets: [Option<Sector>; 4],
     /// The component sector holding this sector's internal successors and predecessors.
     partner: Option<usize>,
 }
@@ -270,7 +321,8 @@ pub struct SolveOptions {
 }
 
 /// Solve the component of `sector` with `options`; `solved` must hold every sector in
-/// [`dependencies`](crate::dependencies), solved under the same rule.
+/// [`dependencies`](crate::dependencies), solved under the same rule. A thin wrapper of
+/// [`solve_component_from`] reading the values from `solved`.
 pub fn solve_component_with(
     v: &Variant,
     sector: Sector,
@@ -278,33 +330,43 @@ pub fn solve_component_with(
     options: SolveOptions,
     progress: Progress,
 ) -> Result<Vec<Solved>, SolveError> {
+    let load = |s: Sector| {
+        solved
+            .get(&s)
+            .cloned()
+            .ok_or(SolveError::MissingDependency(s))
+    };
+    solve_component_from(v, sector, load, options, progress)
+}
+
+/// Solve the component of `sector` with `options`, loading the values of its dependencies
+/// (every sector in [`dependencies`](crate::dependencies), solved under the same rule) from
+/// `load` as they are needed.
+///
+/// The dependencies are read only by the forward pass of the component sector that exits
+/// into them, so `load` is called with a sector's exit targets (up to four) just before that
+/// sector's forward pass, and the solver drops its references to them right after it: with a
+/// `load` that reads from disk, at most one sector's exit tables are in memory at a time and
+/// none during propagation. A dependency that both sectors of a component exit into is
+/// loaded twice. The one-pass solver of sectors without internal moves holds its (at most
+/// two) tables for its whole pass. Errors of `load` are returned as they are; values of the
+/// wrong size are [`SolveError::BadDependency`].
+pub fn solve_component_from<E: From<SolveError>>(
+    v: &Variant,
+    sector: Sector,
+    load: impl Fn(Sector) -> Result<Arc<Vec<u16>>, E>,
+    options: SolveOptions,
+    progress: Progress,
+) -> Result<Vec<Solved>, E> {
     let rule = options.rule;
     let sectors = component(v, sector);
-    let table = |s: Option<Sector>| -> Result<Option<ExitTable>, SolveError> {
-        match s {
-            None => Ok(None),
-            Some(s) => {
-                let values = solved.get(&s).ok_or(SolveError::MissingDependency(s))?;
-                let index = SectorIndex::new(v, s);
-                if values.len() as u64 != index.slots() {
-                    return Err(SolveError::BadDependency(s));
-                }
-                Ok(Some(ExitTable { index, values }))
-            }
-        }
-    };
     let e = exit_sectors(v, sector);
     if sectors.len() == 1 && !can_slide(v, sector) && e.place.is_some() {
         // No move stays in the sector: one pass over the exits decides everything.
-        let exits = Exits {
-            slide: None,
-            slide_removal: None,
-            place: table(e.place)?,
-            place_removal: table(e.place_removal)?,
-        };
+        let loaded = LoadedExits::load(v, [None, None, e.place, e.place_removal], &load)?;
         let index = SectorIndex::new(v, sector);
         let reach = ReachFilter::new(v, sector).filter(|_| options.skip_unreachable);
-        let values = exit_only::exit_only_pass(v, &index, &exits, rule, reach, progress);
+        let values = exit_only::exit_only_pass(v, &index, &loaded.exits(v), rule, reach, progress);
         return Ok(vec![Solved { sector, values }]);
     }
     let mut work = Vec::new();
@@ -317,12 +379,7 @@ pub fn solve_component_with(
             sector: s,
             index,
             cells: zeroed_cells(slots),
-            exits: Exits {
-                slide: table(e.slide)?,
-                slide_removal: table(e.slide_removal)?,
-                place: table(e.place)?,
-                place_removal: table(e.place_removal)?,
-            },
+            exit_targets: [e.slide, e.slide_removal, e.place, e.place_removal],
             partner: match sectors.len() {
                 2 => Some(1 - i),
                 _ if s.swapped() == s => Some(i),
@@ -334,7 +391,10 @@ pub fn solve_component_with(
     let started = std::time::Instant::now();
     let mut levels = Levels::default();
     for i in 0..work.len() {
-        let found = forward_pass(v, &work, i, options, progress);
+        // This sector's exit tables, for its forward pass only.
+        let loaded = LoadedExits::load(v, work[i].exit_targets, &load)?;
+        let found = forward_pass(v, &work, i, &loaded.exits(v), options, progress);
+        drop(loaded);
         levels.merge(i, found);
     }
     if trace {
@@ -476,11 +536,13 @@ fn decide(cell: &AtomicU32, code: u16) -> bool {
     }
 }
 
-/// The forward pass over sector `i`: initial states, counters, exit values.
+/// The forward pass over sector `i` (whose exit tables are `exits`): initial states,
+/// counters, exit values.
 fn forward_pass(
     v: &Variant,
     work: &[Work],
     i: usize,
+    exits: &Exits,
     options: SolveOptions,
     progress: Progress,
 ) -> Found {
@@ -540,7 +602,7 @@ fn forward_pass(
                             any_move = true;
                             let moved = after | 1 << to;
                             if them != 0 && board.in_mill(moved, to) {
-                                match &w.exits.slide_removal {
+                                match &exits.slide_removal {
                                     None => ex.win(1),
                                     Some(t) => {
                                         for r in bits(removable) {
@@ -548,7 +610,7 @@ fn forward_pass(
                                         }
                                     }
                                 }
-                            } else if let Some(t) = &w.exits.slide {
+                            } else if let Some(t) = &exits.slide {
                                 ex.note(rule, t.code(them, moved), false);
                             } else if let (true, Some(p)) = (dedup, partner) {
                                 succ_slots.push(p.index.slot(them, moved) as u32);
@@ -560,7 +622,7 @@ fn forward_pass(
                 }
                 if s.wf > 0 {
                     // Placements without a mill share the successor's side to move (`them`).
-                    let place = w.exits.place.as_ref().map(|t| {
+                    let place = exits.place.as_ref().map(|t| {
                         let frame = t.index.frame(them);
                         (t, frame, t.index.tables.syms.apply(frame.sym, us))
                     });
@@ -568,7 +630,7 @@ fn forward_pass(
                         any_move = true;
                         let placed = us | 1 << to;
                         if them != 0 && board.in_mill(placed, to) {
-                            match &w.exits.place_removal {
+                            match &exits.place_removal {
                                 None => ex.win(1),
                                 Some(t) => {
                                     for r in bits(removable) {
@@ -721,4 +783,95 @@ fn propagate(
             found
         })
         .reduce(Found::default, Found::join)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::solving_order;
+    use std::sync::{Mutex, Weak};
+
+    /// Solve `targets` and what they need twice, from a map and from a loader that hands out
+    /// fresh copies and watches them: the values agree, each forward pass loads exactly its
+    /// sector's exit targets, and no table of an earlier pass is alive when the next loads.
+    fn staged_agrees(v: &Variant, targets: &[Sector]) {
+        let mut solved = SolvedValues::new();
+        for first in solving_order(v, targets) {
+            let sectors = component(v, first);
+            let batches: Vec<Vec<Sector>> = sectors
+                .iter()
+                .map(|&s| {
+                    let e = exit_sectors(v, s);
+                    let exit_only = sectors.len() == 1 && !can_slide(v, s) && e.place.is_some();
+                    let all = [e.slide, e.slide_removal, e.place, e.place_removal];
+                    let targets = if exit_only {
+                        [None, None, all[2], all[3]]
+                    } else {
+                        all
+                    };
+                    targets.into_iter().flatten().collect()
+                })
+                .collect();
+            let loads: Mutex<Vec<(Sector, Weak<Vec<u16>>)>> = Mutex::new(Vec::new());
+            let load = |d: Sector| -> Result<Arc<Vec<u16>>, SolveError> {
+                let values = Arc::new(
+                    solved
+                        .get(&d)
+                        .ok_or(SolveError::MissingDependency(d))?
+                        .as_ref()
+                        .clone(),
+                );
+                let mut loads = loads.lock().unwrap();
+                let mut live: Vec<Sector> = loads
+                    .iter()
+                    .filter(|(_, w)| w.strong_count() > 0)
+                    .map(|&(s, _)| s)
+                    .collect();
+                live.push(d);
+                assert!(
+                    batches.iter().any(|b| live.iter().all(|s| b.contains(s))),
+                    "{first}: {live:?} loaded together"
+                );
+                loads.push((d, Arc::downgrade(&values)));
+                Ok(values)
+            };
+            let staged =
+                solve_component_from(v, first, load, SolveOptions::default(), &|_| {}).unwrap();
+            let loads = loads.into_inner().unwrap();
+            assert!(loads.iter().all(|(_, w)| w.strong_count() == 0), "{first}");
+            let loaded: Vec<Sector> = loads.iter().map(|&(s, _)| s).collect();
+            assert_eq!(loaded, batches.concat(), "{first}");
+            let mapped = solve_component(v, first, &solved, &|_| {}).unwrap();
+            for (a, b) in staged.iter().zip(&mapped) {
+                assert_eq!((a.sector, &a.values), (b.sector, &b.values));
+            }
+            for out in mapped {
+                solved.insert(out.sector, Arc::new(out.values));
+            }
+        }
+    }
+
+    #[test]
+    fn staged_loading_matches_and_holds_one_sector_at_a_time() {
+        // Std's moving phase up to 4-4 (exits from both sectors of a component), Three Men's
+        // Morris whole (one-pass placing sectors), Lasker's placing with slides.
+        staged_agrees(&Variant::standard(), &[Sector::new(4, 4, 0, 0)]);
+        let three = Variant::by_name("three").unwrap();
+        staged_agrees(&three, &[crate::graph::start_sector(&three)]);
+        let lasker = Variant::by_name("lasker").unwrap();
+        staged_agrees(&lasker, &[Sector::new(3, 3, 1, 1)]);
+    }
+
+    #[test]
+    fn staged_loading_reports_missing_and_bad_dependencies() {
+        let v = Variant::standard();
+        let s = Sector::new(4, 4, 0, 0);
+        let missing = solve_component(&v, s, &SolvedValues::new(), &|_| {});
+        assert!(
+            matches!(missing, Err(SolveError::MissingDependency(d)) if d == Sector::new(3, 4, 0, 0))
+        );
+        let short = |_| Ok::<_, SolveError>(Arc::new(vec![0u16; 3]));
+        let bad = solve_component_from(&v, s, short, SolveOptions::default(), &|_| {});
+        assert!(matches!(bad, Err(SolveError::BadDependency(d)) if d == Sector::new(3, 4, 0, 0)));
+    }
 }
