@@ -46,10 +46,22 @@ pub struct PlanArgs {
 /// 7-7-2-2) after the per-opponent tables (5.18 M/s over the whole placing phase before them).
 const MOVING_RATE: f64 = 4.1e6;
 const PLACING_RATE: f64 = 6.0e6;
-/// Peak bytes per slot while solving, fitted to the peaks measured in the same run (within
-/// 10 % on the large components): the solver's 4-byte cells, the 2-byte output and the work
-/// lists; the one-pass solver of sectors without internal moves holds only its 2-byte output;
-/// each table read costs its 2-byte values plus its mapped file and decompression buffers.
+/// Peak bytes per slot while solving: the solver's 4-byte cells, the 2-byte output and the
+/// work lists; the one-pass solver of sectors without internal moves holds only its 2-byte
+/// output; each exit table held costs its 2-byte values plus the buffers of reading it. The
+/// solver holds the exit tables of one component sector at a time (for that sector's forward
+/// pass), so the read term counts the largest such set, not all dependencies together.
+///
+/// Fitted to the peaks measured in the same run (within 10 % on the large components), when
+/// the solver still held every dependency for the whole solve and the read term was their
+/// sum. Not re-fitted for the staged loading, but checked against it on the 16 Lasker
+/// components of more than 40 M slots in the closure of 5-6-1-1 (`millbase generate
+/// --variant lasker 5-6-1-1`, 2026-12-02): the estimate is 0.90-2.08 times the measured
+/// peak, and below it for 4-6-0-1 + 6-4-1-0 (by 10 %) and 5-6-0-1 + 6-5-1-0 (by 2 %), whose
+/// work lists are large (13-15 bytes per slot in all). A least-squares fit on those 16
+/// (6.3 and 2.2 bytes per slot) would undershoot such components further, so the constants
+/// are kept. Re-solving single components with the old and the staged solver saved 2.2-2.8
+/// bytes per slot of the tables no longer held.
 const WORK_BYTES_PER_SLOT: f64 = 8.0;
 const EXIT_ONLY_BYTES_PER_SLOT: f64 = 2.0;
 const READ_BYTES_PER_SLOT: f64 = 3.5;
@@ -84,11 +96,26 @@ pub fn estimate(v: &crate::rules::Variant, e: &PlanEntry) -> Estimate {
     } else {
         (MOVING_RATE, WORK_BYTES_PER_SLOT)
     };
+    // The solver holds the exit tables of one component sector at a time (for that sector's
+    // forward pass): the largest such set counts, not all dependencies together.
     let read: u64 = e
-        .dependencies
+        .sectors
         .iter()
-        .map(|&d| crate::index::SectorIndex::new(v, d).slots())
-        .sum();
+        .map(|&s| {
+            let x = crate::graph::exit_sectors(v, s);
+            let targets = if exit_only {
+                [None, None, x.place, x.place_removal]
+            } else {
+                [x.slide, x.slide_removal, x.place, x.place_removal]
+            };
+            targets
+                .into_iter()
+                .flatten()
+                .map(|d| crate::index::SectorIndex::new(v, d).slots())
+                .sum::<u64>()
+        })
+        .max()
+        .unwrap_or(0);
     Estimate {
         seconds: positions as f64 / rate,
         memory: slots as f64 * work_bytes + read as f64 * READ_BYTES_PER_SLOT,
