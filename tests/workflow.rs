@@ -243,17 +243,28 @@ fn a_worker_killed_while_solving_loses_nothing() {
     }
 }
 
-/// The Snakemake program: `snakemake` on the PATH (`.ci/run` installs it).
+/// The Snakemake program: `snakemake` on the PATH, or in the virtual environment that
+/// `.ci/run` makes when there is none (`/opt/snakemake-venv`, or under `~/.cache`).
 fn snakemake() -> Command {
-    let found = Command::new("snakemake")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        found,
-        "snakemake is not installed: `pip install snakemake` (.ci/run does this when missing)"
-    );
-    Command::new("snakemake")
+    let home = std::env::var("HOME").unwrap_or_default();
+    let candidates = [
+        PathBuf::from("snakemake"),
+        PathBuf::from("/opt/snakemake-venv/bin/snakemake"),
+        Path::new(&home).join(".cache/millbase/snakemake-venv/bin/snakemake"),
+    ];
+    let found = candidates.into_iter().find(|program| {
+        Command::new(program)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    let Some(program) = found else {
+        panic!(
+            "snakemake is not installed: `pip install snakemake` (.ci/run installs it into \
+             /opt/snakemake-venv when it is missing)"
+        )
+    };
+    Command::new(program)
 }
 
 /// Write the workflow of `plan --emit snakemake` (plus `plan_args`) into `work`, solving into
