@@ -71,14 +71,17 @@ fn no_deps_refuses_to_start_without_its_dependencies_naming_them() {
     let dir = tempfile::tempdir().unwrap();
     copy_tables(dir.path(), &["4-4-0-0"]); // 3-5 is missing
     std::fs::write(dir.path().join("5-3-0-0.mbw"), b"not a table").unwrap();
-    let (code, out, err) = millbase(&[
-        "generate",
-        "--quiet",
-        "--no-deps",
-        "--dir",
-        s(dir.path()),
-        "4-5",
-    ]);
+    let no_deps_4_5 = || {
+        millbase(&[
+            "generate",
+            "--quiet",
+            "--no-deps",
+            "--dir",
+            s(dir.path()),
+            "4-5",
+        ])
+    };
+    let (code, out, err) = no_deps_4_5();
     assert_eq!(code, 2, "{out}{err}");
     assert!(
         err.starts_with(&format!(
@@ -101,14 +104,7 @@ fn no_deps_refuses_to_start_without_its_dependencies_naming_them() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x40;
     std::fs::write(dir.path().join("4-4-0-0.mbd"), bytes).unwrap();
-    let (code, _, err) = millbase(&[
-        "generate",
-        "--quiet",
-        "--no-deps",
-        "--dir",
-        s(dir.path()),
-        "4-5",
-    ]);
+    let (code, _, err) = no_deps_4_5();
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("(solve 4-4-0-0 first"), "{err}");
     assert!(err.contains("4-4-0-0.mbd"), "{err}");

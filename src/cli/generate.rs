@@ -183,17 +183,17 @@ fn report_line(r: &ComponentReport) -> String {
     line
 }
 
+/// The rule of `--n-move-rule N`, or a usage error when N is too large.
+pub fn n_move_rule(n: u16) -> Result<NMoveRule, CliError> {
+    NMoveRule::new(n)
+        .ok_or_else(|| CliError::usage(format!("--n-move-rule {n}: at most {}", NMoveRule::MAX_N)))
+}
+
 /// `millbase generate`.
 pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     let v = args.variant.get()?;
     let dir = table_dir(&args.dir, &v);
-    let rule = NMoveRule::new(args.n_move_rule).ok_or_else(|| {
-        CliError::usage(format!(
-            "--n-move-rule {}: at most {}",
-            args.n_move_rule,
-            NMoveRule::MAX_N
-        ))
-    })?;
+    let rule = n_move_rule(args.n_move_rule)?;
     if std::fs::metadata(&dir).is_ok_and(|m| !m.is_dir()) {
         return Err(CliError::usage(format!(
             "{}: not a directory (--dir names the directory of the tables)",

@@ -2,9 +2,8 @@
 
 use super::workflow::{WorkflowOptions, snakefile};
 use super::{CliError, VariantArg, emit};
-use crate::cli::generate::{parse_sectors, table_dir};
+use crate::cli::generate::{n_move_rule, parse_sectors, table_dir};
 use crate::plan::{PlanEntry, plan};
-use crate::value::NMoveRule;
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -136,13 +135,7 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
     let peak_mem = estimates.iter().map(|x| x.memory).fold(0.0, f64::max);
     let total_disk: f64 = estimates.iter().map(|x| x.disk).sum();
     let text = if let Some(EmitFormat::Snakemake) = args.emit {
-        let rule = NMoveRule::new(args.n_move_rule).ok_or_else(|| {
-            CliError::usage(format!(
-                "--n-move-rule {}: at most {}",
-                args.n_move_rule,
-                NMoveRule::MAX_N
-            ))
-        })?;
+        let rule = n_move_rule(args.n_move_rule)?;
         let program = std::env::current_exe()
             .and_then(|p| p.canonicalize())
             .map_err(|e| CliError::failure(format!("cannot find the millbase program: {e}")))?;
