@@ -6,6 +6,7 @@
 //! [`ConventionArg`]) and helpers ([`position_arg`], [`emit`]) are here.
 
 mod batch;
+mod compact;
 mod export;
 mod game;
 mod generate;
@@ -65,6 +66,9 @@ pub enum Command {
     Pv(probe::PvArgs),
     /// Check every table: checksums, and every value re-derived from its successors.
     Verify(verify::VerifyArgs),
+    /// Rewrite a table directory into another with the positions no game reaches as
+    /// "don't care": smaller files, the same value at every reachable position.
+    Compact(compact::CompactArgs),
     /// Run the engine on standard input and output in Sanmill's UCI dialect.
     Uci(uci::UciArgs),
     /// Play a game against the engine in the terminal.
@@ -88,6 +92,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Probe(args) => probe::run_probe(&args),
         Command::Pv(args) => probe::run_pv(&args),
         Command::Verify(args) => verify::run_verify(&args),
+        Command::Compact(args) => compact::run_compact(&args),
         Command::Uci(args) => uci::run_uci(&args),
         Command::Play(args) => play::run_play(&args),
         Command::Match(args) => match_cmd::run_match_cmd(&args),

@@ -18,12 +18,14 @@
 //! Writing: [`write_sector`]. Reading: [`TableSet`].
 
 mod cache;
+mod compact;
 mod dir;
 mod format;
 pub(crate) mod open;
 mod reader;
 mod writer;
 
+pub use compact::{CompactReport, compact_sector};
 pub use dir::{TableDir, check_table_dir};
 pub use format::Header;
 pub use reader::{

@@ -1,0 +1,205 @@
+//! `compact`: rewriting a table directory into another one with the positions no game reaches
+//! as "don't care" (smaller files, the same value at every reachable position).
+
+use super::generate::{parse_sectors, scan_tables, table_dir};
+use super::{CliError, VariantArg, emit};
+use crate::index::{Sector, SectorIndex};
+use crate::table::{
+    CompactReport, FileKind, TableError, TableSet, WriteOptions, compact_sector, sector_status,
+};
+use crate::value::NMoveRule;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `millbase compact`.
+#[derive(Debug, Args)]
+pub struct CompactArgs {
+    #[command(flatten)]
+    variant: VariantArg,
+    /// Directory of the tables to compact [default: data/<variant>]; it is only read.
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// zstd level of the written files (1 to 22; level 19 saves a few per cent more and
+    /// writes about 20 times slower).
+    #[arg(long, value_name = "L", default_value_t = 9,
+          value_parser = clap::value_parser!(i32).range(1..=22))]
+    level: i32,
+    /// Slots per block of the written files (a positive multiple of 4, at most 16777216).
+    #[arg(long, value_name = "SLOTS", default_value_t = 65536)]
+    block_size: u32,
+    /// Do not draw a progress bar.
+    #[arg(long)]
+    quiet: bool,
+    /// Output directory (created if missing; must not be DIR). Sectors already compacted
+    /// there with the same level and block size are kept, so an interrupted run resumes.
+    #[arg(value_name = "OUT")]
+    out: PathBuf,
+    /// Sectors to compact; default: every table in DIR.
+    #[arg(value_name = "SECTOR")]
+    sectors: Vec<String>,
+}
+
+/// Is `sector` already compacted in `out` with these options (both files complete, under
+/// `rule`, flagged, same level and block size)?
+fn already_compacted(
+    out: &Path,
+    v: &crate::rules::Variant,
+    rule: NMoveRule,
+    sector: Sector,
+    options: &WriteOptions,
+) -> bool {
+    if sector_status(out, v, rule, sector).is_err() {
+        return false;
+    }
+    let tables = TableSet::new(out, *v).with_rule(rule).with_cache_bytes(0);
+    tables.unreachable_dont_care(sector).unwrap_or(false)
+        && tables
+            .header(sector, FileKind::Wdl)
+            .is_ok_and(|h| h.level == options.level && h.block_slots == options.block_slots)
+}
+
+/// Megabytes, for the per-sector lines.
+fn mb(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
+/// `millbase compact`.
+pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
+    let v = args.variant.get()?;
+    let dir = table_dir(&args.dir, &v);
+    let (_, all) = scan_tables(&dir, &v)?;
+    let sectors = if args.sectors.is_empty() {
+        all
+    } else {
+        let named = parse_sectors(&v, &args.sectors)?;
+        if let Some(s) = named.iter().find(|s| !all.contains(s)) {
+            return Err(CliError::usage(format!(
+                "{}: no tables of sector {s} in this directory",
+                dir.display()
+            )));
+        }
+        named
+    };
+    if args.block_size == 0 || !args.block_size.is_multiple_of(4) || args.block_size > 1 << 24 {
+        return Err(CliError::usage(format!(
+            "--block-size {}: must be a positive multiple of 4, at most 16777216",
+            args.block_size
+        )));
+    }
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| CliError::failure(format!("{}: cannot create: {e}", args.out.display())))?;
+    let same = match (dir.canonicalize(), args.out.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same {
+        return Err(CliError::usage(format!(
+            "{}: the output directory must differ from --dir (compaction reads one and writes \
+             the other, so an interruption loses nothing)",
+            args.out.display()
+        )));
+    }
+    let source = TableSet::new(&dir, v).with_cache_bytes(0);
+    let rule = source
+        .detect_rule()
+        .map_err(|e| CliError::usage(e.to_string()))?
+        .unwrap_or_default();
+    let out_tables = TableSet::new(&args.out, v).with_cache_bytes(0);
+    if let Ok(Some(other)) = out_tables.detect_rule()
+        && other != rule
+    {
+        return Err(CliError::usage(format!(
+            "{}: holds tables of another N-move rule ({}) than {} ({})",
+            args.out.display(),
+            other.n(),
+            dir.display(),
+            rule.n()
+        )));
+    }
+    let source = source.with_rule(rule);
+    let options = WriteOptions {
+        level: args.level,
+        block_slots: args.block_size,
+        rule,
+        unreachable_dont_care: true,
+    };
+    let slots: Vec<u64> = sectors
+        .iter()
+        .map(|&s| SectorIndex::new(&v, s).slots())
+        .collect();
+    let bar = ProgressBar::new(slots.iter().sum());
+    if args.quiet {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    } else {
+        bar.set_style(
+            ProgressStyle::with_template("compact {msg:>12} [{bar:30}] {percent:>3}% eta {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+    }
+    let mut total: Option<CompactReport> = None;
+    let mut kept = 0usize;
+    for (&sector, &n) in sectors.iter().zip(&slots) {
+        bar.set_message(sector.to_string());
+        if already_compacted(&args.out, &v, rule, sector, &options) {
+            bar.suspend(|| emit(&format!("{sector}: already compacted, kept\n")))?;
+            kept += 1;
+            bar.inc(n);
+            continue;
+        }
+        let r = compact_sector(&source, &args.out, sector, &options)
+            .map_err(|e| compact_error(e, &args.out))?;
+        bar.suspend(|| {
+            emit(&format!(
+                "{sector}: {} of {} positions unreachable; WDL {} -> {}, distance {} -> {} \
+                 ({:.1} s)\n",
+                r.positions_before - r.positions_after,
+                r.positions_before,
+                mb(r.wdl_before),
+                mb(r.wdl_after),
+                mb(r.distance_before),
+                mb(r.distance_after),
+                r.elapsed.as_secs_f64()
+            ))
+        })?;
+        bar.inc(n);
+        total = Some(match total {
+            None => r,
+            Some(t) => CompactReport {
+                positions_before: t.positions_before + r.positions_before,
+                positions_after: t.positions_after + r.positions_after,
+                wdl_before: t.wdl_before + r.wdl_before,
+                wdl_after: t.wdl_after + r.wdl_after,
+                distance_before: t.distance_before + r.distance_before,
+                distance_after: t.distance_after + r.distance_after,
+                elapsed: t.elapsed + r.elapsed,
+                ..t
+            },
+        });
+    }
+    bar.finish_and_clear();
+    let done = sectors.len() - kept;
+    match total {
+        Some(t) => emit(&format!(
+            "compacted {done} sector(s) ({kept} kept): {} of {} positions unreachable; \
+             WDL {} -> {}, distance {} -> {}\n",
+            t.positions_before - t.positions_after,
+            t.positions_before,
+            mb(t.wdl_before),
+            mb(t.wdl_after),
+            mb(t.distance_before),
+            mb(t.distance_after),
+        )),
+        None => emit(&format!("all {kept} sector(s) already compacted, kept\n")),
+    }
+}
+
+/// A failure while compacting: the output's fault (exit 1) when it names a file in `out`,
+/// else the source's (exit 2).
+fn compact_error(e: TableError, out: &Path) -> CliError {
+    match e.path() {
+        Some(p) if p.starts_with(out) => CliError::failure(e.to_string()),
+        _ => CliError::usage(e.to_string()),
+    }
+}

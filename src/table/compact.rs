@@ -1,0 +1,131 @@
+//! Compaction: rewriting a solved sector into another directory with the positions no game
+//! reaches as "don't care" (`src/reach.rs`), optionally at another zstd level or block size.
+//!
+//! The values of every other position are copied unchanged, and the written files are read
+//! back and compared with what was meant to be written before the sector counts as done.
+
+use super::writer::{WriteOptions, write_sector};
+use super::{
+    FileKind, TableError, TableSet, for_each_orbit_run, sector_status, unreachable_in_run,
+};
+use crate::index::Sector;
+use crate::reach::ReachFilter;
+use crate::value::{NMoveRule, UNUSED};
+use rayon::prelude::*;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// What [`compact_sector`] did to one sector.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompactReport {
+    /// The sector.
+    pub sector: Sector,
+    /// Positions with a stored value before.
+    pub positions_before: u64,
+    /// Positions with a stored value after (reachable ones by the criterion).
+    pub positions_after: u64,
+    /// Size of the source WDL file in bytes.
+    pub wdl_before: u64,
+    /// Size of the written WDL file in bytes.
+    pub wdl_after: u64,
+    /// Size of the source distance file in bytes.
+    pub distance_before: u64,
+    /// Size of the written distance file in bytes.
+    pub distance_after: u64,
+    /// Time taken (reading, rewriting, reading back).
+    pub elapsed: Duration,
+}
+
+/// Set the value of every used slot of `sector` that [`ReachFilter`] proves unreachable to
+/// [`UNUSED`]; returns how many were set (slots already unused are not counted).
+fn mask_unreachable(src: &TableSet, sector: Sector, values: &mut [u16]) -> u64 {
+    let v = src.variant();
+    let Some(filter) = ReachFilter::new(v, sector) else {
+        return 0;
+    };
+    let index = crate::index::SectorIndex::new(v, sector);
+    const CHUNK: usize = 1 << 16;
+    values
+        .par_chunks_mut(CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let start = (c * CHUNK) as u64;
+            let mut flags = Vec::new();
+            let mut masked = 0u64;
+            for_each_orbit_run(&index, start..start + chunk.len() as u64, |run, _| {
+                unreachable_in_run(&index, &filter, run.clone(), &mut flags);
+                for (k, slot) in run.enumerate() {
+                    let value = &mut chunk[(slot - start) as usize];
+                    if flags[k] && *value != UNUSED {
+                        *value = UNUSED;
+                        masked += 1;
+                    }
+                }
+            });
+            masked
+        })
+        .sum()
+}
+
+/// Rewrite `sector` of `src` into `out` (another directory) with the positions no game
+/// reaches as "don't care", compressed with `options.level` in blocks of
+/// `options.block_slots` (the rule is the source's; `options.rule` and
+/// `options.unreachable_dont_care` are ignored). The files are written atomically, then
+/// read back and compared with the values meant: a difference is an error and the written
+/// files are removed.
+pub fn compact_sector(
+    src: &TableSet,
+    out: &Path,
+    sector: Sector,
+    options: &WriteOptions,
+) -> Result<CompactReport, TableError> {
+    let start = Instant::now();
+    let v = *src.variant();
+    let header = src.header(sector, FileKind::Wdl)?;
+    let rule = NMoveRule::new(header.n_move_rule).unwrap_or_default();
+    let size = |kind| -> Result<u64, TableError> {
+        let path = super::table_path(src.dir(), sector, kind);
+        std::fs::metadata(&path)
+            .map(|m| m.len())
+            .map_err(|error| TableError::Io { path, error })
+    };
+    let (wdl_before, distance_before) = (size(FileKind::Wdl)?, size(FileKind::Distance)?);
+    let mut values = src.read_values(sector)?;
+    let positions_before = values.par_iter().filter(|&&x| x != UNUSED).count() as u64;
+    mask_unreachable(src, sector, &mut values);
+    let options = WriteOptions {
+        rule,
+        unreachable_dont_care: true,
+        ..*options
+    };
+    let report = write_sector(out, &v, sector, &values, &options)?;
+    let check = || -> Result<(), TableError> {
+        sector_status(out, &v, rule, sector)?;
+        let back = TableSet::new(out, v)
+            .with_rule(rule)
+            .with_cache_bytes(0)
+            .read_values(sector)?;
+        match back.iter().zip(&values).position(|(a, b)| a != b) {
+            None => Ok(()),
+            Some(slot) => Err(TableError::InvalidInput(format!(
+                "sector {sector}: slot {slot} reads back as {:#06x} instead of {:#06x}",
+                back[slot], values[slot]
+            ))),
+        }
+    };
+    if let Err(e) = check() {
+        let _ = std::fs::remove_file(&report.wdl_path);
+        let _ = std::fs::remove_file(&report.distance_path);
+        return Err(e);
+    }
+    Ok(CompactReport {
+        sector,
+        positions_before,
+        positions_after: report.positions,
+        wdl_before,
+        wdl_after: report.wdl_bytes,
+        distance_before,
+        distance_after: report.distance_bytes,
+        elapsed: start.elapsed(),
+    })
+}
