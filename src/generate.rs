@@ -377,7 +377,7 @@ fn has_files(dir: &Path, sector: Sector) -> bool {
 
 /// Remove the temporary files that writes of these sectors left behind (a process killed
 /// while writing). Called with the component's lock held, so no write of them is running.
-fn remove_stale_temporaries(dir: &Path, sectors: &[Sector]) {
+pub(crate) fn remove_stale_temporaries(dir: &Path, sectors: &[Sector]) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };

@@ -143,7 +143,9 @@ fn compaction_keeps_every_reachable_value_and_equals_generate_skip_unreachable()
         let out = run_ok(&["verify", "--variant", "six", "--quiet", "--dir", &c]);
         assert!(out.starts_with("ok: 77 sectors"), "{out}");
 
-        // A rerun keeps everything.
+        // A rerun keeps everything, and removes what a killed writer left behind.
+        let stale = compact.join("3-3-2-2.mbw.4242-7.tmp");
+        fs::write(&stale, b"partial").unwrap();
         let before = fs::read(wdl_path(&compact, "3-3-2-2".parse().unwrap())).unwrap();
         let out = run_ok(&["compact", "--variant", "six", "--dir", &f, &c]);
         assert!(
@@ -152,6 +154,13 @@ fn compaction_keeps_every_reachable_value_and_equals_generate_skip_unreachable()
         );
         let after = fs::read(wdl_path(&compact, "3-3-2-2".parse().unwrap())).unwrap();
         assert_eq!(before, after);
+        assert!(!stale.exists(), "stale temporary file left");
+        let names: Vec<String> = fs::read_dir(&compact)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| !n.ends_with(".mbw") && !n.ends_with(".mbd"))
+            .collect();
+        assert!(names.is_empty(), "left in OUT: {names:?}");
     }
 }
 

@@ -3,7 +3,9 @@
 
 use super::generate::{parse_sectors, scan_tables, table_dir};
 use super::{CliError, VariantArg, emit};
+use crate::generate::remove_stale_temporaries;
 use crate::index::{Sector, SectorIndex};
+use crate::lock::ComponentLock;
 use crate::table::{
     CompactReport, FileKind, TableError, TableSet, WriteOptions, compact_sector, sector_status,
 };
@@ -142,6 +144,10 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
     let mut kept = 0usize;
     for (&sector, &n) in sectors.iter().zip(&slots) {
         bar.set_message(sector.to_string());
+        // One process per sector of OUT at a time; a killed one's temporary files go.
+        let _lock =
+            ComponentLock::acquire(&args.out, sector).map_err(|e| compact_error(e, &args.out))?;
+        remove_stale_temporaries(&args.out, &[sector]);
         if already_compacted(&args.out, &v, rule, sector, &options) {
             bar.suspend(|| emit(&format!("{sector}: already compacted, kept\n")))?;
             kept += 1;
