@@ -183,6 +183,16 @@ fn bad_input_exits_2_naming_the_problem() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no tables of sector 5-5-0-0"), "{err}");
 
+    // A WDL-only directory cannot be compacted.
+    let wdl_only = tmp.path().join("wdl-only");
+    fs::create_dir(&wdl_only).unwrap();
+    let name = "4-4-0-0.mbw";
+    fs::copy(full.join(name), wdl_only.join(name)).unwrap();
+    let w = wdl_only.to_str().unwrap();
+    let (code, _, err) = millbase(&["compact", "--variant", "six", "--dir", w, o]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("holds WDL files only"), "{err}");
+
     // A damaged source block: exit 2 naming the file, and nothing written for it.
     let victim = wdl_path(&full, "4-4-0-0".parse().unwrap());
     let mut bytes = fs::read(&victim).unwrap();

@@ -70,7 +70,13 @@ fn mb(bytes: u64) -> String {
 pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
     let v = args.variant.get()?;
     let dir = table_dir(&args.dir, &v);
-    let (_, all) = scan_tables(&dir, &v)?;
+    let (listing, all) = scan_tables(&dir, &v)?;
+    if listing.wdl_only() {
+        return Err(CliError::usage(format!(
+            "{}: holds WDL files only; compaction needs both files of every sector",
+            dir.display()
+        )));
+    }
     let sectors = if args.sectors.is_empty() {
         all
     } else {
