@@ -290,7 +290,9 @@ fn solve_components(
         reset_peak_memory();
         // A fresh set per component: files written since are read as they are now. The solver
         // reads each dependency when a forward pass needs it and drops it after that pass.
-        let tables = TableSet::new(dir, *v).with_cache_bytes(0).with_rule(rule);
+        // (Whole reads bypass the block cache; only tables with removal don't-care symbols
+        // use it, to resolve them.)
+        let tables = TableSet::new(dir, *v).with_rule(rule);
         let load = |d: Sector| -> Result<Arc<Vec<u16>>, GenerateError> {
             Ok(Arc::new(tables.read_values(d)?))
         };

@@ -87,8 +87,10 @@ pub fn verify_sector(
 }
 
 /// Re-derive every value of `sector` of tables solved under `rule` (only its win/draw/loss
-/// when the lookup is [`ValueLookup::wdl_only`]); returns the number of positions checked
-/// and up to `max_report` mismatches (and their total count).
+/// when the lookup is [`ValueLookup::wdl_only`]; then, under a rule, without the DTRs that
+/// decide which wins and losses the counter turns into draws one ply later, the check is that
+/// the stored win/draw/loss lies within the bounds the successors allow); returns the number
+/// of positions checked and up to `max_report` mismatches (and their total count).
 ///
 /// Positions are visited by the opponent's stone set (orbit representatives; with a
 /// symmetric set, only the smallest image of the mover's set under its stabilizer), so that
@@ -179,7 +181,7 @@ pub fn verify_sector_under(
                     // reset the N-move counter.
                     let mut push =
                         |next: &Successor, u: Bits, t: Bits, resets: bool| match next.value(u, t) {
-                            Ok(val) => succ.push(rule.move_value(val.encode(), resets)),
+                            Ok(val) => succ.push((rule.move_value(val.encode(), resets), resets)),
                             Err(m) => failure = Some(m),
                         };
                     if them != 0 && board.in_mill(moved, to) {
@@ -224,9 +226,12 @@ pub fn verify_sector_under(
                 } else {
                     rule.blocked()
                 };
-                let derived = best_of(succ.iter().copied(), no_move);
+                let derived = best_of(succ.iter().map(|&(v, _)| v), no_move);
                 let stored = Value::decode(stored[slot as usize]);
-                let agrees = if wdl_only {
+                let agrees = if wdl_only && rule.is_active() {
+                    let (low, high) = wdl_bounds(&succ, no_move);
+                    stored.is_some_and(|v| (low..=high).contains(&rank(Wdl::of(v))))
+                } else if wdl_only {
                     stored.map(Wdl::of) == Some(Wdl::of(derived))
                 } else {
                     stored == Some(derived)
@@ -260,6 +265,35 @@ pub fn verify_sector_under(
     total
 }
 
+/// Rank of a win/draw/loss: 1, 0, −1.
+fn rank(w: Wdl) -> i8 {
+    match w {
+        Wdl::Win => 1,
+        Wdl::Draw => 0,
+        Wdl::Loss => -1,
+    }
+}
+
+/// Under an N-move rule, from WDL files alone: the lowest and highest rank the position can
+/// have at counter 0, given each move's value from its successor's value at counter 0 and
+/// whether the move resets the counter (`moves`), or `no_move` without moves. A resetting
+/// move's value is exact; any other move reaches its successor at counter 1, where a win or a
+/// loss may already be a draw (its DTR is unknown here), so it is worth its value or a draw.
+fn wdl_bounds(moves: &[(Value, bool)], no_move: Value) -> (i8, i8) {
+    if moves.is_empty() {
+        let r = rank(Wdl::of(no_move));
+        return (r, r);
+    }
+    moves.iter().fold((-1, -1), |(low, high), &(v, resets)| {
+        let r = rank(Wdl::of(v));
+        if resets {
+            (low.max(r), high.max(r))
+        } else {
+            (low.max(r.min(0)), high.max(r.max(0)))
+        }
+    })
+}
+
 /// Add `m` to `report`, keeping only the `max` mismatches of the smallest slots (so that the
 /// report does not depend on the order of the visit).
 fn keep_smallest(report: &mut Vec<Mismatch>, m: Mismatch, max: usize) {
@@ -277,5 +311,23 @@ impl Mismatch {
             Mismatch::Value { slot, .. } | Mismatch::Usage(slot) => slot,
             Mismatch::MissingSector(_) => 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wdl_bounds_under_a_rule() {
+        let (w, d, l) = (Value::Win(3), Value::Draw, Value::Loss(4));
+        // A resetting move is exact; any other is worth its value or a draw.
+        assert_eq!(wdl_bounds(&[(w, true)], l), (1, 1));
+        assert_eq!(wdl_bounds(&[(w, false)], l), (0, 1));
+        assert_eq!(wdl_bounds(&[(l, false), (l, true)], w), (-1, 0));
+        assert_eq!(wdl_bounds(&[(l, true), (d, true)], w), (0, 0));
+        assert_eq!(wdl_bounds(&[(l, true)], w), (-1, -1));
+        // No move: the blocked value.
+        assert_eq!(wdl_bounds(&[], l), (-1, -1));
     }
 }

@@ -30,6 +30,12 @@ pub struct CompactArgs {
     /// Slots per block of the written files (a positive multiple of 4, at most 16777216).
     #[arg(long, value_name = "SLOTS", default_value_t = 65536)]
     block_size: u32,
+    /// Also store WDL symbols lower where a removing move reaches the value, as Syzygy
+    /// tables do with captures (docs/FORMAT.md, flag bit 1): smaller WDL files, resolved by
+    /// every reader with a look at the removals. The sectors removals lead to must be
+    /// compacted before (or with) the ones named.
+    #[arg(long)]
+    removal_dont_care: bool,
     /// Do not draw a progress bar.
     #[arg(long)]
     quiet: bool,
@@ -57,8 +63,39 @@ fn already_compacted(
     let tables = TableSet::new(out, *v).with_rule(rule).with_cache_bytes(0);
     tables.unreachable_dont_care(sector).unwrap_or(false)
         && tables
+            .removal_dont_care_of(sector)
+            .is_ok_and(|r| r == options.removal_dont_care)
+        && tables
             .header(sector, FileKind::Wdl)
             .is_ok_and(|h| h.level == options.level && h.block_slots == options.block_slots)
+}
+
+/// With removal don't-care, each sector's written files are read back through the tables in
+/// `out` of the sectors its removals lead to: they must be compacted first, in this run or an
+/// earlier one (usage error otherwise, naming the sector).
+fn removal_targets_present(
+    v: &crate::rules::Variant,
+    sectors: &[Sector],
+    out: &Path,
+) -> Result<(), CliError> {
+    for &s in sectors {
+        let moves = crate::graph::MoveSectors::of(v, s);
+        for t in [moves.slide_removal, moves.place_removal]
+            .into_iter()
+            .flatten()
+        {
+            if t.w + t.wf < crate::rules::MIN_STONES || sectors.contains(&t) {
+                continue;
+            }
+            if !crate::table::wdl_path(out, t).exists() {
+                return Err(CliError::usage(format!(
+                    "--removal-dont-care: sector {s} needs sector {t}, which its removals lead                      to, compacted in {} first (name it too, or compact every sector)",
+                    out.display()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Megabytes, for the per-sector lines.
@@ -87,6 +124,8 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
                 dir.display()
             )));
         }
+        let mut named = named;
+        named.sort_by_key(|s| (s.w + s.b + s.wf + s.bf, s.wf + s.bf, s.w, s.b, s.wf, s.bf));
         named
     };
     if args.block_size == 0 || !args.block_size.is_multiple_of(4) || args.block_size > 1 << 24 {
@@ -125,12 +164,19 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
             rule.n()
         )));
     }
-    let source = source.with_rule(rule);
+    // Removal don't-care looks up the removals' successors position by position: cache.
+    let source = source
+        .with_rule(rule)
+        .with_cache_bytes(if args.removal_dont_care { 1 << 30 } else { 0 });
+    if args.removal_dont_care {
+        removal_targets_present(&v, &sectors, &args.out)?;
+    }
     let options = WriteOptions {
         level: args.level,
         block_slots: args.block_size,
         rule,
         unreachable_dont_care: true,
+        removal_dont_care: args.removal_dont_care,
     };
     let slots: Vec<u64> = sectors
         .iter()

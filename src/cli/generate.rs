@@ -292,7 +292,7 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
     let v = args.variant.get()?;
     let dir = table_dir(&args.dir, &v);
     let (listing, sectors) = scan_tables(&dir, &v)?;
-    let tables = TableSet::new(&dir, v).with_cache_bytes(0);
+    let tables = TableSet::new(&dir, v);
     let rule = tables
         .detect_rule()
         .map_err(|e| CliError::usage(e.to_string()))?

@@ -4,13 +4,15 @@
 //! The values of every other position are copied unchanged, and the written files are read
 //! back and compared with what was meant to be written before the sector counts as done.
 
-use super::writer::{WriteOptions, write_sector};
+use super::removal::symbol_rank;
+use super::writer::{WriteOptions, write_sector_lowering};
 use super::{
-    FileKind, TableError, TableSet, for_each_orbit_run, sector_status, unreachable_in_run,
+    FileKind, SYMBOL_DRAW, SYMBOL_WIN, TableError, TableSet, for_each_orbit_run, sector_status,
+    symbols_of, unreachable_in_run,
 };
 use crate::index::Sector;
 use crate::reach::ReachFilter;
-use crate::value::{NMoveRule, UNUSED};
+use crate::value::{NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -67,12 +69,55 @@ fn mask_unreachable(src: &TableSet, sector: Sector, values: &mut [u16]) -> u64 {
         .sum()
 }
 
+/// One bit per slot of `sector`: set where the value (`values`, the true values with
+/// [`UNUSED`] at don't-care slots) is a win or a plain draw (not a cursed win or blessed
+/// loss) and a removing move reaches it at counter 0 (`super::removal`); the best removal is
+/// read from `src`.
+fn removal_reaches(
+    src: &TableSet,
+    sector: Sector,
+    values: &[u16],
+    rule: NMoveRule,
+) -> Result<Vec<u64>, TableError> {
+    let index = src.index(sector)?;
+    let mut set = vec![0u64; values.len().div_ceil(64)];
+    const WORDS: usize = 1 << 10;
+    set.par_chunks_mut(WORDS)
+        .enumerate()
+        .try_for_each(|(c, words)| -> Result<(), TableError> {
+            let first = (c * WORDS * 64) as u64;
+            for (w, word) in words.iter_mut().enumerate() {
+                for k in 0..64u64 {
+                    let slot = first + (w as u64) * 64 + k;
+                    let Some(&code) = values.get(slot as usize) else {
+                        break;
+                    };
+                    let Some(value) = Value::decode(code) else {
+                        continue;
+                    };
+                    let truth = symbols_of(value, rule).0;
+                    if truth != SYMBOL_WIN && truth != SYMBOL_DRAW {
+                        continue;
+                    }
+                    let (us, them) = index.position_of_used(slot);
+                    if src.best_removal(sector, us, them)? == Some(symbol_rank(truth)) {
+                        *word |= 1 << k;
+                    }
+                }
+            }
+            Ok(())
+        })?;
+    Ok(set)
+}
+
 /// Rewrite `sector` of `src` into `out` (another directory) with the positions no game
 /// reaches as "don't care", compressed with `options.level` in blocks of
 /// `options.block_slots` (the rule is the source's; `options.rule` and
-/// `options.unreachable_dont_care` are ignored). The files are written atomically, then
-/// read back and compared with the values meant: a difference is an error and the written
-/// files are removed.
+/// `options.unreachable_dont_care` are ignored). With `options.removal_dont_care` the WDL
+/// file also stores removal don't-care symbols (docs/FORMAT.md, flag bit 1); then the sectors
+/// that removals from `sector` lead to must already be in `out`, as the read-back resolves
+/// through them. The files are written atomically, then read back and compared with the
+/// values meant: a difference is an error and the written files are removed.
 pub fn compact_sector(
     src: &TableSet,
     out: &Path,
@@ -93,17 +138,28 @@ pub fn compact_sector(
     let mut values = src.read_values(sector)?;
     let positions_before = values.par_iter().filter(|&&x| x != UNUSED).count() as u64;
     mask_unreachable(src, sector, &mut values);
+    let options_removal = options.removal_dont_care;
+    let lowerable = if options_removal {
+        Some(removal_reaches(src, sector, &values, rule)?)
+    } else {
+        None
+    };
     let options = WriteOptions {
         rule,
         unreachable_dont_care: true,
+        removal_dont_care: false,
         ..*options
     };
-    let report = write_sector(out, &v, sector, &values, &options)?;
+    let report = write_sector_lowering(out, &v, sector, &values, lowerable.as_deref(), &options)?;
     let check = || -> Result<(), TableError> {
         sector_status(out, &v, rule, sector)?;
+        // With removal don't-care symbols this resolves them through the tables in `out`
+        // of the sectors removals lead to (compacted, and so checked, before this one).
+        // Resolving removal don't-care symbols looks up positions one by one: cache them.
+        let cache = if options_removal { 256 << 20 } else { 0 };
         let back = TableSet::new(out, v)
             .with_rule(rule)
-            .with_cache_bytes(0)
+            .with_cache_bytes(cache)
             .read_values(sector)?;
         match back.iter().zip(&values).position(|(a, b)| a != b) {
             None => Ok(()),

@@ -23,6 +23,7 @@ mod dir;
 mod format;
 pub(crate) mod open;
 mod reader;
+mod removal;
 mod writer;
 
 pub use compact::{CompactReport, compact_sector};
@@ -72,8 +73,9 @@ pub const DEFAULT_LEVEL: i32 = 9;
 /// Header flag: the positions no game reaches ([`crate::reach`]) hold "don't care"
 /// symbols; readers report them as unused.
 pub const FLAG_UNREACHABLE_DONT_CARE: u8 = 1;
+pub use removal::FLAG_REMOVAL_DONT_CARE;
 /// Every flag bit this version knows; others must be 0.
-pub const KNOWN_FLAGS: u8 = FLAG_UNREACHABLE_DONT_CARE;
+pub const KNOWN_FLAGS: u8 = FLAG_UNREACHABLE_DONT_CARE | FLAG_REMOVAL_DONT_CARE;
 
 /// WDL symbol of a draw.
 pub const SYMBOL_DRAW: u8 = 0;
@@ -233,9 +235,7 @@ pub fn distance_path(dir: &Path, sector: Sector) -> PathBuf {
 
 /// Read every value of `sector` from `dir` (both files), as [`TableSet::read_values`].
 pub fn read_table(dir: &Path, variant: &Variant, sector: Sector) -> Result<Vec<u16>, TableError> {
-    TableSet::new(dir, *variant)
-        .with_cache_bytes(0)
-        .read_values(sector)
+    TableSet::new(dir, *variant).read_values(sector)
 }
 
 /// What is wrong with a table file, or with a request to the table code.

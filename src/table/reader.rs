@@ -5,6 +5,7 @@
 use super::cache::{BlockCache, Key};
 use super::format::{Expect, Header, block_entry, stored_file_checksum};
 use super::open::{open_regular, read_prefix};
+use super::removal::{FLAG_REMOVAL_DONT_CARE, resolve_symbol};
 use super::{
     Corruption, FLAG_UNREACHABLE_DONT_CARE, FileKind, SYMBOL_DRAW, SYMBOL_LOSS, SYMBOL_RULE_DRAW,
     SYMBOL_WIN, TRAILER_LEN, TableError, Wdl, for_each_orbit_run, is_used, table_path,
@@ -12,7 +13,7 @@ use super::{
 };
 use crate::index::{Sector, SectorIndex};
 use crate::reach::ReachFilter;
-use crate::rules::Variant;
+use crate::rules::{Bits, Variant};
 use crate::value::{NMoveRule, UNUSED, Value};
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -568,10 +569,49 @@ impl TableSet {
             return Ok(None);
         }
         let symbol = self.symbol(file, slot)?;
-        match wdl_of_symbol(symbol as u8, self.current_rule()) {
-            Some(w) => Ok(Some(w)),
-            None => Err(file.corrupt(Corruption::BadSymbol { slot, symbol })),
+        let rule = self.current_rule();
+        if wdl_of_symbol(symbol as u8, rule).is_none() {
+            return Err(file.corrupt(Corruption::BadSymbol { slot, symbol }));
         }
+        let symbol = self.resolved(e, file, slot, symbol as u8, None)?;
+        Ok(wdl_of_symbol(symbol, rule))
+    }
+
+    /// Does the WDL file store removal don't-care symbols ([`FLAG_REMOVAL_DONT_CARE`])?
+    #[inline]
+    fn removal_dont_care(wdl: &TableFile) -> bool {
+        wdl.header.flags & FLAG_REMOVAL_DONT_CARE != 0
+    }
+
+    /// The symbol a reader takes at used `slot` (position `pos`, found from the slot when
+    /// `None`) whose stored, valid WDL symbol is `raw`: `raw` itself, unless the file stores
+    /// removal don't-care symbols and the best removal raises it (`super::removal`).
+    #[inline]
+    fn resolved(
+        &self,
+        e: &SectorEntry,
+        wdl: &TableFile,
+        slot: u64,
+        raw: u8,
+        pos: Option<(Bits, Bits)>,
+    ) -> Result<u8, TableError> {
+        if raw == SYMBOL_WIN || !Self::removal_dont_care(wdl) {
+            return Ok(raw);
+        }
+        let Some((us, them)) = pos.or_else(|| e.index.position(slot)) else {
+            return Ok(raw);
+        };
+        Ok(resolve_symbol(
+            raw,
+            self.best_removal(e.index.sector, us, them)?,
+        ))
+    }
+
+    /// Whether a sector's WDL file stores removal don't-care symbols (flag bit 1): its stored
+    /// symbols may be lower than the values, which every read of this set resolves.
+    pub fn removal_dont_care_of(&self, sector: Sector) -> Result<bool, TableError> {
+        let e = self.entry(sector)?;
+        Ok(Self::removal_dont_care(self.file(e, FileKind::Wdl)?))
     }
 
     /// Value with distance of `slot` of `sector`; `None` for an unused slot. Needs both files
@@ -592,6 +632,7 @@ impl TableSet {
                 symbol: symbol.into(),
             }));
         }
+        let symbol = self.resolved(e, wdl_file, slot, symbol, None)?;
         if symbol == SYMBOL_DRAW {
             return Ok(Some(Value::Draw));
         }
@@ -622,6 +663,7 @@ impl TableSet {
                 let (wb, db) = (wdl.decode_block(b as u32)?, dist.decode_block(b as u32)?);
                 let start = (b * block_slots) as u64;
                 let mut bad = None;
+                let mut failed: Option<TableError> = None;
                 let mut unreachable = Vec::new();
                 for_each_orbit_run(&e.index, start..start + chunk.len() as u64, |run, all| {
                     if let Some(f) = &reach {
@@ -638,6 +680,15 @@ impl TableSet {
                         } else {
                             let symbol = wdl_symbol(&wb, j);
                             let d = distance_symbol(&db, j, wide);
+                            let symbol = match wdl_of_symbol(symbol, rule) {
+                                None => symbol,
+                                Some(_) => self
+                                    .resolved(e, wdl, slot, symbol, None)
+                                    .unwrap_or_else(|err| {
+                                        failed.get_or_insert(err);
+                                        symbol
+                                    }),
+                            };
                             if wdl_of_symbol(symbol, rule).is_none() {
                                 bad.get_or_insert((false, slot, symbol as u16));
                                 0
@@ -650,6 +701,9 @@ impl TableSet {
                         };
                     }
                 });
+                if let Some(err) = failed {
+                    return Err(err);
+                }
                 match bad {
                     None => Ok(()),
                     Some((in_dist, slot, symbol)) => {
@@ -677,6 +731,7 @@ impl TableSet {
                 let wb = wdl.decode_block(b as u32)?;
                 let start = (b * block_slots) as u64;
                 let mut bad = None;
+                let mut failed: Option<TableError> = None;
                 let mut unreachable = Vec::new();
                 for_each_orbit_run(&e.index, start..start + chunk.len() as u64, |run, all| {
                     if let Some(f) = &reach {
@@ -690,6 +745,15 @@ impl TableSet {
                             UNUSED
                         } else {
                             let symbol = wdl_symbol(&wb, j);
+                            let symbol = match wdl_of_symbol(symbol, rule) {
+                                None => symbol,
+                                Some(_) => self
+                                    .resolved(e, wdl, slot, symbol, None)
+                                    .unwrap_or_else(|err| {
+                                        failed.get_or_insert(err);
+                                        symbol
+                                    }),
+                            };
                             match wdl_of_symbol(symbol, rule) {
                                 Some(Wdl::Draw) => Value::Draw.encode(),
                                 Some(Wdl::Win) => Value::Win(0).encode(),
@@ -702,6 +766,9 @@ impl TableSet {
                         };
                     }
                 });
+                if let Some(err) = failed {
+                    return Err(err);
+                }
                 match bad {
                     None => Ok(()),
                     Some((slot, symbol)) => {
@@ -727,6 +794,7 @@ impl TableSet {
                 let end = start + wdl.header.slots_in_block(b);
                 let mut c = WdlCounts::default();
                 let mut bad = None;
+                let mut failed: Option<TableError> = None;
                 let mut unreachable = Vec::new();
                 for_each_orbit_run(&e.index, start..end, |run, all| {
                     if let Some(f) = &reach {
@@ -739,7 +807,18 @@ impl TableSet {
                             continue;
                         }
                         c.positions += 1;
-                        match wdl_symbol(&wb, (slot - start) as usize) {
+                        let symbol = wdl_symbol(&wb, (slot - start) as usize);
+                        let symbol = match wdl_of_symbol(symbol, rule) {
+                            None => symbol,
+                            Some(_) => {
+                                self.resolved(e, wdl, slot, symbol, None)
+                                    .unwrap_or_else(|err| {
+                                        failed.get_or_insert(err);
+                                        symbol
+                                    })
+                            }
+                        };
+                        match symbol {
                             SYMBOL_DRAW => c.draws += 1,
                             SYMBOL_WIN => c.wins += 1,
                             SYMBOL_LOSS => c.losses += 1,
@@ -753,6 +832,9 @@ impl TableSet {
                         }
                     }
                 });
+                if let Some(err) = failed {
+                    return Err(err);
+                }
                 match bad {
                     Some((slot, symbol)) => {
                         Err(wdl.corrupt(Corruption::BadSymbol { slot, symbol }))

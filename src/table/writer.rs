@@ -2,6 +2,7 @@
 //! compressed in parallel, atomic replacement of the files.
 
 use super::format::{BlockEntry, Header};
+use super::removal::may_store;
 use super::{
     BLOCK_ENTRY_LEN, COMPRESSION_ZSTD, DEFAULT_BLOCK_SLOTS, DEFAULT_LEVEL, FileKind, HEADER_LEN,
     INDEX_SCHEME, MAX_BLOCK_SLOTS, SYMBOL_DRAW, TRAILER_LEN, TableError, distance_path,
@@ -35,6 +36,11 @@ pub struct WriteOptions {
     /// are stored as "don't care" and the headers say so
     /// (`FLAG_UNREACHABLE_DONT_CARE`). Off by default.
     pub unreachable_dont_care: bool,
+    /// WDL symbols where a removing move reaches the value may be stored lower, for the
+    /// reader to resolve (`FLAG_REMOVAL_DONT_CARE`, docs/FORMAT.md). Finding those positions
+    /// needs the tables of the sectors removals lead to, so only [`super::compact_sector`]
+    /// honours it; [`write_sector`] refuses it. Off by default.
+    pub removal_dont_care: bool,
 }
 
 impl Default for WriteOptions {
@@ -44,6 +50,7 @@ impl Default for WriteOptions {
             block_slots: DEFAULT_BLOCK_SLOTS,
             rule: NMoveRule::NONE,
             unreachable_dont_care: false,
+            removal_dont_care: false,
         }
     }
 }
@@ -93,6 +100,35 @@ pub fn write_sector(
     variant: &Variant,
     sector: Sector,
     values: &[u16],
+    options: &WriteOptions,
+) -> Result<WriteReport, TableError> {
+    if options.removal_dont_care {
+        return Err(TableError::InvalidInput(
+            "removal don't-care symbols need the tables removals lead to: write the full \
+             tables, then rewrite them with compact_sector (millbase compact --removal-dont-care)"
+                .into(),
+        ));
+    }
+    write_sector_lowering(dir, variant, sector, values, None, options)
+}
+
+/// Bit `slot` of a per-slot bit set (64 slots per word).
+#[inline]
+pub(crate) fn bit(set: &[u64], slot: u64) -> bool {
+    set[(slot / 64) as usize] >> (slot % 64) & 1 != 0
+}
+
+/// [`write_sector`], and with `lowerable` (one bit per slot) also the removal don't-care
+/// symbols of `super::removal`: at a slot whose bit is set a removal reaches the value, and
+/// the WDL file may store a lower symbol there (whichever continues the previous slot's run);
+/// both headers then carry [`super::FLAG_REMOVAL_DONT_CARE`]. The distance file is the same
+/// either way.
+pub(crate) fn write_sector_lowering(
+    dir: &Path,
+    variant: &Variant,
+    sector: Sector,
+    values: &[u16],
+    lowerable: Option<&[u64]>,
     options: &WriteOptions,
 ) -> Result<WriteReport, TableError> {
     let start = Instant::now();
@@ -149,12 +185,21 @@ pub fn write_sector(
             super::FLAG_UNREACHABLE_DONT_CARE
         } else {
             0
+        } | if lowerable.is_some() {
+            super::FLAG_REMOVAL_DONT_CARE
+        } else {
+            0
         },
         table_offset: HEADER_LEN as u64,
         companion: 0,
         table_checksum: 0,
     };
-    let (wdl_blocks, dist_blocks) = compress_blocks(values, options, wide)?;
+    if lowerable.is_some_and(|set| (set.len() as u64) < index.slots().div_ceil(64)) {
+        return invalid(format!(
+            "sector {sector}: the set of lowerable slots is shorter than the sector"
+        ));
+    }
+    let (wdl_blocks, dist_blocks) = compress_blocks(values, lowerable, options, wide)?;
 
     let dist = assemble(
         header(FileKind::Distance, if wide { 16 } else { 8 }, max_plies),
@@ -242,14 +287,17 @@ struct Compressed {
 /// The WDL and distance symbol streams of every block, compressed.
 fn compress_blocks(
     values: &[u16],
+    lowerable: Option<&[u64]>,
     options: &WriteOptions,
     wide: bool,
 ) -> Result<(Vec<Compressed>, Vec<Compressed>), TableError> {
+    let block_slots = options.block_slots as usize;
     let pairs: Vec<(Compressed, Compressed)> = values
-        .par_chunks(options.block_slots as usize)
+        .par_chunks(block_slots)
+        .enumerate()
         .map_init(
             || zstd::bulk::Compressor::new(options.level),
-            |compressor, block| {
+            |compressor, (b, block)| {
                 let compressor = compressor.as_mut().map_err(compress_error)?;
                 let mut compress = |symbols: &[u8]| {
                     let bytes = compressor.compress(symbols).map_err(compress_error)?;
@@ -258,7 +306,8 @@ fn compress_blocks(
                         bytes,
                     })
                 };
-                let wdl = compress(&wdl_symbols(block, options.rule))?;
+                let first = (b * block_slots) as u64;
+                let wdl = compress(&wdl_symbols(block, first, lowerable, options.rule))?;
                 let dist = compress(&distance_symbols(block, options.rule, wide))?;
                 Ok((wdl, dist))
             },
@@ -271,15 +320,24 @@ fn compress_error(e: impl std::fmt::Display) -> TableError {
     TableError::InvalidInput(format!("zstd compression failed: {e}"))
 }
 
-/// 2-bit WDL symbols packed four to a byte (slot `i` in bits `2 * (i % 4)`); unused slots
-/// repeat the previous slot's symbol (0 at the start of the block).
-fn wdl_symbols(block: &[u16], rule: NMoveRule) -> Vec<u8> {
+/// 2-bit WDL symbols packed four to a byte (slot `i` in bits `2 * (i % 4)`) of the block
+/// whose first slot is `first`; unused slots, and lowerable ones where the reader resolves it
+/// back, repeat the previous slot's symbol (0 at the start of the block).
+fn wdl_symbols(block: &[u16], first: u64, lowerable: Option<&[u64]>, rule: NMoveRule) -> Vec<u8> {
     let mut out = vec![0u8; block.len().div_ceil(4)];
     let mut prev = SYMBOL_DRAW;
     for (i, &code) in block.iter().enumerate() {
         let symbol = match Value::decode(code) {
             None => prev,
-            Some(v) => symbols_of(v, rule).0,
+            Some(v) => {
+                let truth = symbols_of(v, rule).0;
+                let reached = lowerable.is_some_and(|set| bit(set, first + i as u64));
+                if may_store(prev, truth, reached) {
+                    prev
+                } else {
+                    truth
+                }
+            }
         };
         out[i / 4] |= symbol << (2 * (i % 4));
         prev = symbol;
