@@ -4,14 +4,16 @@
 //! The values of every other position are copied unchanged, and the written files are read
 //! back and compared with what was meant to be written before the sector counts as done.
 
-use super::removal::symbol_rank;
+use super::removal::{for_each_removal, symbol_rank};
 use super::writer::{WriteOptions, write_sector_lowering};
 use super::{
     FileKind, SYMBOL_DRAW, SYMBOL_WIN, TableError, TableSet, for_each_orbit_run, sector_status,
     symbols_of, unreachable_in_run,
 };
-use crate::index::Sector;
+use crate::graph::MoveSectors;
+use crate::index::{Sector, SectorIndex};
 use crate::reach::ReachFilter;
+use crate::rules::{Bits, MIN_STONES};
 use crate::value::{NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
 use std::path::Path;
@@ -45,7 +47,7 @@ fn mask_unreachable(src: &TableSet, sector: Sector, values: &mut [u16]) -> u64 {
     let Some(filter) = ReachFilter::new(v, sector) else {
         return 0;
     };
-    let index = crate::index::SectorIndex::new(v, sector);
+    let index = SectorIndex::new(v, sector);
     const CHUNK: usize = 1 << 16;
     values
         .par_chunks_mut(CHUNK)
@@ -71,20 +73,36 @@ fn mask_unreachable(src: &TableSet, sector: Sector, values: &mut [u16]) -> u64 {
 
 /// One bit per slot of `sector`: set where the value (`values`, the true values with
 /// [`UNUSED`] at don't-care slots) is a win or a plain draw (not a cursed win or blessed
-/// loss) and a removing move reaches it at counter 0 (`super::removal`); the best removal is
-/// read from `src`.
+/// loss) and a removing move reaches it at counter 0 (`super::removal`). The values of the
+/// sectors removals lead to are read whole from `src`.
 fn removal_reaches(
     src: &TableSet,
     sector: Sector,
     values: &[u16],
     rule: NMoveRule,
 ) -> Result<Vec<u64>, TableError> {
-    let index = src.index(sector)?;
+    let v = *src.variant();
+    let moves = MoveSectors::of(&v, sector);
+    let load = |t: Option<Sector>| -> Result<Option<(Sector, SectorIndex, Vec<u16>)>, TableError> {
+        match t.filter(|t| t.w + t.wf >= MIN_STONES) {
+            Some(t) => Ok(Some((t, SectorIndex::new(&v, t), src.read_values(t)?))),
+            None => Ok(None),
+        }
+    };
+    let targets = [load(moves.place_removal)?, load(moves.slide_removal)?];
+    // The rank for the side moving into `to`'s position (`us`, `them`): the negated rank of
+    // that position's value; `None` for a slot without a value (then nothing is lowered).
+    let rank_into = |to: Sector, us: Bits, them: Bits| -> Option<i8> {
+        let (_, index, vals) = targets.iter().flatten().find(|(t, _, _)| *t == to)?;
+        let value = Value::decode(vals[index.slot(us, them) as usize])?;
+        Some(-symbol_rank(symbols_of(value, rule).0))
+    };
+    let index = SectorIndex::new(&v, sector);
     let mut set = vec![0u64; values.len().div_ceil(64)];
     const WORDS: usize = 1 << 10;
     set.par_chunks_mut(WORDS)
         .enumerate()
-        .try_for_each(|(c, words)| -> Result<(), TableError> {
+        .for_each(|(c, words)| {
             let first = (c * WORDS * 64) as u64;
             for (w, word) in words.iter_mut().enumerate() {
                 for k in 0..64u64 {
@@ -99,14 +117,23 @@ fn removal_reaches(
                     if truth != SYMBOL_WIN && truth != SYMBOL_DRAW {
                         continue;
                     }
+                    let goal = symbol_rank(truth);
                     let (us, them) = index.position_of_used(slot);
-                    if src.best_removal(sector, us, them)? == Some(symbol_rank(truth)) {
+                    let mut reached = false;
+                    for_each_removal(&v, sector, us, them, |to, next_us, next_them| {
+                        let rank = match to {
+                            None => Some(1),
+                            Some(to) => rank_into(to, next_us, next_them),
+                        };
+                        reached = rank == Some(goal);
+                        reached
+                    });
+                    if reached {
                         *word |= 1 << k;
                     }
                 }
             }
-            Ok(())
-        })?;
+        });
     Ok(set)
 }
 

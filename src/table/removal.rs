@@ -12,10 +12,9 @@
 //! 2 and 3 are never lowered (a removal cannot recover symbol 3 from a lower one).
 
 use super::{SYMBOL_DRAW, SYMBOL_LOSS, SYMBOL_WIN, TableError, TableSet, Wdl};
+use crate::graph::{MoveSectors, can_slide};
 use crate::index::Sector;
-use crate::movegen::{Convention, legal_moves, play};
-use crate::position::{Color, Position};
-use crate::rules::{Bits, MIN_STONES};
+use crate::rules::{Bits, MIN_STONES, Variant};
 
 /// Header flag: WDL symbols where a removal reaches the value may be lower than the value
 /// (this module); readers resolve them.
@@ -68,6 +67,78 @@ pub(crate) fn may_store(candidate: u8, truth: u8, reached: bool) -> bool {
             && symbol_rank(candidate) < symbol_rank(truth))
 }
 
+/// Every removing move of the position (`us`, `them`) of sector `s` (a slide, fly or
+/// placement that closes a mill, with each removable stone of the opponent), as the position
+/// it leads to seen from the opponent: `f(to, next_us, next_them)` with `to` the sector
+/// (`None` when the opponent is left with fewer than three stones: a lost game). Stops when
+/// `f` returns true. The moves are those of the combined convention of `legal_moves`.
+pub(crate) fn for_each_removal(
+    v: &Variant,
+    s: Sector,
+    us: Bits,
+    them: Bits,
+    mut f: impl FnMut(Option<Sector>, Bits, Bits) -> bool,
+) {
+    if them == 0 {
+        return;
+    }
+    let board = v.board();
+    let empty = board.full() & !us & !them;
+    // A mill needs two stones of ours and an empty point: most positions have none.
+    if !board
+        .mills()
+        .iter()
+        .any(|&m| (us & m).count_ones() == 2 && m & empty != 0)
+    {
+        return;
+    }
+    let moves = MoveSectors::of(v, s);
+    let live = |t: Option<Sector>| t.filter(|t| t.w + t.wf >= MIN_STONES);
+    let (after_slide, after_place) = (live(moves.slide_removal), live(moves.place_removal));
+    let removable = board.removable(them, v.remove_from_mills);
+    let mut visit = |moved: Bits, to: u8, placed: bool| -> bool {
+        if !board.in_mill(moved, to) {
+            return false;
+        }
+        let target = if placed { after_place } else { after_slide };
+        let mut r = removable;
+        while r != 0 {
+            let p = r.trailing_zeros();
+            r &= r - 1;
+            if f(target, them & !(1 << p), moved) {
+                return true;
+            }
+        }
+        false
+    };
+    if can_slide(v, s) {
+        let flies = v.flies(s.w, s.wf);
+        let mut from_set = us;
+        while from_set != 0 {
+            let from = from_set.trailing_zeros();
+            from_set &= from_set - 1;
+            let mut targets = board.step_targets(from as u8, empty, flies);
+            while targets != 0 {
+                let to = targets.trailing_zeros();
+                targets &= targets - 1;
+                if visit(us & !(1 << from) | 1 << to, to as u8, false) {
+                    return;
+                }
+            }
+        }
+    }
+    if s.wf > 0 {
+        let mut targets = empty;
+        while targets != 0 {
+            let to = targets.trailing_zeros();
+            targets &= targets - 1;
+            if visit(us | 1 << to, to as u8, true) {
+                return;
+            }
+        }
+    }
+}
+
 impl TableSet {
     /// The best rank (win 1, draw 0, loss −1) for the side to move among the removing moves
     /// of the position (`us`, `them`) of `sector`, at counter 0 under the tables' rule (a
@@ -80,52 +151,36 @@ impl TableSet {
         them: Bits,
     ) -> Result<Option<i8>, TableError> {
         let v = *self.variant();
-        // A removing move closes a mill: some mill needs two stones of ours and an empty
-        // point (a cheap test that skips most positions without one).
-        let empty = v.board().full() & !us & !them;
-        let closable = v
-            .board()
-            .mills()
-            .iter()
-            .any(|&m| (us & m).count_ones() == 2 && m & empty != 0);
-        if !closable || them == 0 {
-            return Ok(None);
-        }
-        let pos = Position {
-            stones: [us, them],
-            in_hand: [sector.wf, sector.bf],
-            to_move: Color::White,
-            pending_removal: false,
-        };
-        let mut best = None;
-        for mv in legal_moves(&v, &pos, Convention::Combined) {
-            if !mv.removes() {
-                continue;
-            }
-            let next = play(&v, &pos, mv);
-            let rank = if next.total(Color::Black) < MIN_STONES {
-                1
-            } else {
-                let to = Sector::new(
-                    next.on_board(Color::Black),
-                    next.on_board(Color::White),
-                    next.in_hand[Color::Black.index()],
-                    next.in_hand[Color::White.index()],
-                );
-                let slot = self.index(to)?.slot(next.us(), next.them());
-                let theirs = self.wdl(to, slot)?.ok_or_else(|| {
-                    TableError::InvalidInput(format!(
-                        "slot {slot} of sector {to}, reached by a removal, is unused"
-                    ))
-                })?;
-                -wdl_rank(theirs)
+        let mut best: Option<i8> = None;
+        let mut failed = None;
+        for_each_removal(&v, sector, us, them, |to, next_us, next_them| {
+            let rank = match to {
+                None => 1,
+                Some(to) => {
+                    let read = self.index(to).and_then(|index| {
+                        let slot = index.slot(next_us, next_them);
+                        self.wdl(to, slot)?.ok_or_else(|| {
+                            TableError::InvalidInput(format!(
+                                "slot {slot} of sector {to}, reached by a removal, is unused"
+                            ))
+                        })
+                    });
+                    match read {
+                        Ok(theirs) => -wdl_rank(theirs),
+                        Err(e) => {
+                            failed = Some(e);
+                            return true;
+                        }
+                    }
+                }
             };
-            if rank == 1 {
-                return Ok(Some(1));
-            }
-            best = Some(best.map_or(rank, |b: i8| b.max(rank)));
+            best = Some(best.map_or(rank, |b| b.max(rank)));
+            rank == 1
+        });
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(best),
         }
-        Ok(best)
     }
 }
 
