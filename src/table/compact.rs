@@ -165,8 +165,7 @@ pub fn compact_sector(
     let mut values = src.read_values(sector)?;
     let positions_before = values.par_iter().filter(|&&x| x != UNUSED).count() as u64;
     mask_unreachable(src, sector, &mut values);
-    let options_removal = options.removal_dont_care;
-    let lowerable = if options_removal {
+    let lowerable = if options.removal_dont_care {
         Some(removal_reaches(src, sector, &values, rule)?)
     } else {
         None
@@ -180,10 +179,10 @@ pub fn compact_sector(
     let report = write_sector_lowering(out, &v, sector, &values, lowerable.as_deref(), &options)?;
     let check = || -> Result<(), TableError> {
         sector_status(out, &v, rule, sector)?;
-        // With removal don't-care symbols this resolves them through the tables in `out`
-        // of the sectors removals lead to (compacted, and so checked, before this one).
-        // Resolving removal don't-care symbols looks up positions one by one: cache them.
-        let cache = if options_removal { 256 << 20 } else { 0 };
+        // With removal don't-care symbols this resolves them, position by position (hence
+        // the cache), through the tables in `out` of the sectors removals lead to
+        // (compacted, and so checked, before this one).
+        let cache = if lowerable.is_some() { 256 << 20 } else { 0 };
         let back = TableSet::new(out, v)
             .with_rule(rule)
             .with_cache_bytes(cache)

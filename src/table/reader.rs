@@ -13,7 +13,7 @@ use super::{
 };
 use crate::index::{Sector, SectorIndex};
 use crate::reach::ReachFilter;
-use crate::rules::{Bits, Variant};
+use crate::rules::Variant;
 use crate::value::{NMoveRule, UNUSED, Value};
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -573,7 +573,7 @@ impl TableSet {
         if wdl_of_symbol(symbol as u8, rule).is_none() {
             return Err(file.corrupt(Corruption::BadSymbol { slot, symbol }));
         }
-        let symbol = self.resolved(e, file, slot, symbol as u8, None)?;
+        let symbol = self.resolved(e, file, slot, symbol as u8)?;
         Ok(wdl_of_symbol(symbol, rule))
     }
 
@@ -583,9 +583,9 @@ impl TableSet {
         wdl.header.flags & FLAG_REMOVAL_DONT_CARE != 0
     }
 
-    /// The symbol a reader takes at used `slot` (position `pos`, found from the slot when
-    /// `None`) whose stored, valid WDL symbol is `raw`: `raw` itself, unless the file stores
-    /// removal don't-care symbols and the best removal raises it (`super::removal`).
+    /// The symbol a reader takes at used `slot` whose stored, valid WDL symbol is `raw`:
+    /// `raw` itself, unless the file stores removal don't-care symbols and the best removal
+    /// raises it (`super::removal`).
     #[inline]
     fn resolved(
         &self,
@@ -593,18 +593,42 @@ impl TableSet {
         wdl: &TableFile,
         slot: u64,
         raw: u8,
-        pos: Option<(Bits, Bits)>,
     ) -> Result<u8, TableError> {
         if raw == SYMBOL_WIN || !Self::removal_dont_care(wdl) {
             return Ok(raw);
         }
-        let Some((us, them)) = pos.or_else(|| e.index.position(slot)) else {
+        let Some((us, them)) = e.index.position(slot) else {
             return Ok(raw);
         };
         Ok(resolve_symbol(
             raw,
             self.best_removal(e.index.sector, us, them)?,
         ))
+    }
+
+    /// [`TableSet::resolved`] for the whole-sector reads: an invalid `raw` symbol is returned
+    /// as it is (for the caller to report), and a failed look-up is kept in `failed` (the
+    /// first one) while `raw` is returned.
+    #[inline]
+    fn resolved_or_note(
+        &self,
+        e: &SectorEntry,
+        wdl: &TableFile,
+        slot: u64,
+        raw: u8,
+        failed: &mut Option<TableError>,
+    ) -> u8 {
+        // Plain tables and wins first: the solver reads its dependencies through here.
+        if raw == SYMBOL_WIN
+            || !Self::removal_dont_care(wdl)
+            || wdl_of_symbol(raw, self.current_rule()).is_none()
+        {
+            return raw;
+        }
+        self.resolved(e, wdl, slot, raw).unwrap_or_else(|err| {
+            failed.get_or_insert(err);
+            raw
+        })
     }
 
     /// Whether a sector's WDL file stores removal don't-care symbols (flag bit 1): its stored
@@ -632,7 +656,7 @@ impl TableSet {
                 symbol: symbol.into(),
             }));
         }
-        let symbol = self.resolved(e, wdl_file, slot, symbol, None)?;
+        let symbol = self.resolved(e, wdl_file, slot, symbol)?;
         if symbol == SYMBOL_DRAW {
             return Ok(Some(Value::Draw));
         }
@@ -680,15 +704,7 @@ impl TableSet {
                         } else {
                             let symbol = wdl_symbol(&wb, j);
                             let d = distance_symbol(&db, j, wide);
-                            let symbol = match wdl_of_symbol(symbol, rule) {
-                                None => symbol,
-                                Some(_) => self
-                                    .resolved(e, wdl, slot, symbol, None)
-                                    .unwrap_or_else(|err| {
-                                        failed.get_or_insert(err);
-                                        symbol
-                                    }),
-                            };
+                            let symbol = self.resolved_or_note(e, wdl, slot, symbol, &mut failed);
                             if wdl_of_symbol(symbol, rule).is_none() {
                                 bad.get_or_insert((false, slot, symbol as u16));
                                 0
@@ -745,15 +761,7 @@ impl TableSet {
                             UNUSED
                         } else {
                             let symbol = wdl_symbol(&wb, j);
-                            let symbol = match wdl_of_symbol(symbol, rule) {
-                                None => symbol,
-                                Some(_) => self
-                                    .resolved(e, wdl, slot, symbol, None)
-                                    .unwrap_or_else(|err| {
-                                        failed.get_or_insert(err);
-                                        symbol
-                                    }),
-                            };
+                            let symbol = self.resolved_or_note(e, wdl, slot, symbol, &mut failed);
                             match wdl_of_symbol(symbol, rule) {
                                 Some(Wdl::Draw) => Value::Draw.encode(),
                                 Some(Wdl::Win) => Value::Win(0).encode(),
@@ -808,16 +816,7 @@ impl TableSet {
                         }
                         c.positions += 1;
                         let symbol = wdl_symbol(&wb, (slot - start) as usize);
-                        let symbol = match wdl_of_symbol(symbol, rule) {
-                            None => symbol,
-                            Some(_) => {
-                                self.resolved(e, wdl, slot, symbol, None)
-                                    .unwrap_or_else(|err| {
-                                        failed.get_or_insert(err);
-                                        symbol
-                                    })
-                            }
-                        };
+                        let symbol = self.resolved_or_note(e, wdl, slot, symbol, &mut failed);
                         match symbol {
                             SYMBOL_DRAW => c.draws += 1,
                             SYMBOL_WIN => c.wins += 1,
