@@ -4,7 +4,7 @@
 //! The values of every other position are copied unchanged, and the written files are read
 //! back and compared with what was meant to be written before the sector counts as done.
 
-use super::removal::{for_each_removal, symbol_rank};
+use super::removal::{NO_REMOVAL, for_each_removal, symbol_rank};
 use super::writer::{WriteOptions, write_sector_lowering};
 use super::{
     FileKind, SYMBOL_DRAW, SYMBOL_WIN, TableError, TableSet, for_each_orbit_run, sector_status,
@@ -71,16 +71,16 @@ fn mask_unreachable(src: &TableSet, sector: Sector, values: &mut [u16]) -> u64 {
         .sum()
 }
 
-/// One bit per slot of `sector`: set where the value (`values`, the true values with
-/// [`UNUSED`] at don't-care slots) is a win or a plain draw (not a cursed win or blessed
-/// loss) and a removing move reaches it at counter 0 (`super::removal`). The values of the
+/// Per slot of `sector`: the best rank (win 1, draw 0, loss −1) among the removing moves at
+/// counter 0 (`super::removal`), [`NO_REMOVAL`] where there is none or the slot has no value
+/// (`values`: the true values with [`UNUSED`] at don't-care slots). The values of the
 /// sectors removals lead to are read whole from `src`.
-fn removal_reaches(
+fn best_removals(
     src: &TableSet,
     sector: Sector,
     values: &[u16],
     rule: NMoveRule,
-) -> Result<Vec<u64>, TableError> {
+) -> Result<Vec<i8>, TableError> {
     let v = *src.variant();
     let moves = MoveSectors::of(&v, sector);
     let load = |t: Option<Sector>| -> Result<Option<(Sector, SectorIndex, Vec<u16>)>, TableError> {
@@ -91,50 +91,71 @@ fn removal_reaches(
     };
     let targets = [load(moves.place_removal)?, load(moves.slide_removal)?];
     // The rank for the side moving into `to`'s position (`us`, `them`): the negated rank of
-    // that position's value; `None` for a slot without a value (then nothing is lowered).
+    // that position's value; `None` for a slot without a value.
     let rank_into = |to: Sector, us: Bits, them: Bits| -> Option<i8> {
         let (_, index, vals) = targets.iter().flatten().find(|(t, _, _)| *t == to)?;
         let value = Value::decode(vals[index.slot(us, them) as usize])?;
         Some(-symbol_rank(symbols_of(value, rule).0))
     };
     let index = SectorIndex::new(&v, sector);
-    let mut set = vec![0u64; values.len().div_ceil(64)];
-    const WORDS: usize = 1 << 10;
-    set.par_chunks_mut(WORDS)
+    let mut best = vec![NO_REMOVAL; values.len()];
+    const CHUNK: usize = 1 << 16;
+    best.par_chunks_mut(CHUNK)
+        .zip(values.par_chunks(CHUNK))
         .enumerate()
-        .for_each(|(c, words)| {
-            let first = (c * WORDS * 64) as u64;
-            for (w, word) in words.iter_mut().enumerate() {
-                for k in 0..64u64 {
-                    let slot = first + (w as u64) * 64 + k;
-                    let Some(&code) = values.get(slot as usize) else {
-                        break;
+        .try_for_each(|(c, (best, values))| {
+            let first = (c * CHUNK) as u64;
+            for (k, (best, &code)) in best.iter_mut().zip(values).enumerate() {
+                if code == UNUSED {
+                    continue;
+                }
+                let (us, them) = index.position_of_used(first + k as u64);
+                let mut missing = None;
+                for_each_removal(&v, sector, us, them, |to, next_us, next_them| {
+                    let rank = match to {
+                        None => Some(1),
+                        Some(to) => rank_into(to, next_us, next_them),
                     };
-                    let Some(value) = Value::decode(code) else {
-                        continue;
-                    };
-                    let truth = symbols_of(value, rule).0;
-                    if truth != SYMBOL_WIN && truth != SYMBOL_DRAW {
-                        continue;
+                    match rank {
+                        Some(r) => *best = (*best).max(r),
+                        None => missing = Some(to),
                     }
-                    let goal = symbol_rank(truth);
-                    let (us, them) = index.position_of_used(slot);
-                    let mut reached = false;
-                    for_each_removal(&v, sector, us, them, |to, next_us, next_them| {
-                        let rank = match to {
-                            None => Some(1),
-                            Some(to) => rank_into(to, next_us, next_them),
-                        };
-                        reached = rank == Some(goal);
-                        reached
-                    });
-                    if reached {
-                        *word |= 1 << k;
-                    }
+                    *best == 1 || missing.is_some()
+                });
+                if let Some(to) = missing {
+                    return Err(TableError::InvalidInput(format!(
+                        "sector {sector}: a removal from slot {} leads to a position without \
+                         a value in sector {}",
+                        first + k as u64,
+                        to.map_or_else(|| "-".to_string(), |t| t.to_string())
+                    )));
                 }
             }
-        });
-    Ok(set)
+            Ok(())
+        })?;
+    Ok(best)
+}
+
+/// One bit per slot: set where the true symbol (of `values`) is a win or a plain draw and
+/// the best removal (`best`) reaches it, so that the writer may store a lower symbol there.
+fn lowerable_slots(values: &[u16], best: &[i8], rule: NMoveRule) -> Vec<u64> {
+    let mut set = vec![0u64; values.len().div_ceil(64)];
+    set.par_iter_mut().enumerate().for_each(|(w, word)| {
+        for k in 0..64 {
+            let slot = w * 64 + k;
+            let (Some(&code), Some(&r)) = (values.get(slot), best.get(slot)) else {
+                break;
+            };
+            let Some(value) = Value::decode(code) else {
+                continue;
+            };
+            let truth = symbols_of(value, rule).0;
+            if (truth == SYMBOL_WIN || truth == SYMBOL_DRAW) && r == symbol_rank(truth) {
+                *word |= 1 << k;
+            }
+        }
+    });
+    set
 }
 
 /// Rewrite `sector` of `src` into `out` (another directory) with the positions no game
@@ -165,11 +186,12 @@ pub fn compact_sector(
     let mut values = src.read_values(sector)?;
     let positions_before = values.par_iter().filter(|&&x| x != UNUSED).count() as u64;
     mask_unreachable(src, sector, &mut values);
-    let lowerable = if options.removal_dont_care {
-        Some(removal_reaches(src, sector, &values, rule)?)
+    let best = if options.removal_dont_care {
+        Some(best_removals(src, sector, &values, rule)?)
     } else {
         None
     };
+    let lowerable = best.as_ref().map(|b| lowerable_slots(&values, b, rule));
     let options = WriteOptions {
         rule,
         unreachable_dont_care: true,
@@ -179,14 +201,14 @@ pub fn compact_sector(
     let report = write_sector_lowering(out, &v, sector, &values, lowerable.as_deref(), &options)?;
     let check = || -> Result<(), TableError> {
         sector_status(out, &v, rule, sector)?;
-        // With removal don't-care symbols this resolves them, position by position (hence
-        // the cache), through the tables in `out` of the sectors removals lead to
-        // (compacted, and so checked, before this one).
-        let cache = if lowerable.is_some() { 256 << 20 } else { 0 };
-        let back = TableSet::new(out, v)
-            .with_rule(rule)
-            .with_cache_bytes(cache)
-            .read_values(sector)?;
+        // Removal don't-care symbols are resolved with the best removals found above from
+        // `src`'s tables of the sectors removals lead to; those sectors were compacted, and
+        // read back equal to `src`, before this one, so the readers of `out` resolve the same.
+        let set = TableSet::new(out, v).with_rule(rule).with_cache_bytes(0);
+        let back = match &best {
+            Some(best) => set.read_values_with_removals(sector, best)?,
+            None => set.read_values(sector)?,
+        };
         match back.iter().zip(&values).position(|(a, b)| a != b) {
             None => Ok(()),
             Some(slot) => Err(TableError::InvalidInput(format!(

@@ -5,7 +5,7 @@
 use super::cache::{BlockCache, Key};
 use super::format::{Expect, Header, block_entry, stored_file_checksum};
 use super::open::{open_regular, read_prefix};
-use super::removal::{FLAG_REMOVAL_DONT_CARE, resolve_symbol};
+use super::removal::{FLAG_REMOVAL_DONT_CARE, NO_REMOVAL, resolve_symbol};
 use super::{
     Corruption, FLAG_UNREACHABLE_DONT_CARE, FileKind, SYMBOL_DRAW, SYMBOL_LOSS, SYMBOL_RULE_DRAW,
     SYMBOL_WIN, TRAILER_LEN, TableError, Wdl, for_each_orbit_run, is_used, table_path,
@@ -670,6 +670,25 @@ impl TableSet {
     /// Every value of `sector` in the 16-bit encoding of `value` ([`UNUSED`] at
     /// unused slots), decoded in parallel without going through the cache.
     pub fn read_values(&self, sector: Sector) -> Result<Vec<u16>, TableError> {
+        self.read_values_resolving(sector, None)
+    }
+
+    /// [`TableSet::read_values`], resolving removal don't-care symbols with `best_removal`
+    /// (per slot: the best removal's rank, or [`NO_REMOVAL`]) instead of look-ups in the
+    /// removals' sectors: for a caller that holds those sectors' values already.
+    pub(crate) fn read_values_with_removals(
+        &self,
+        sector: Sector,
+        best_removal: &[i8],
+    ) -> Result<Vec<u16>, TableError> {
+        self.read_values_resolving(sector, Some(best_removal))
+    }
+
+    fn read_values_resolving(
+        &self,
+        sector: Sector,
+        best_removal: Option<&[i8]>,
+    ) -> Result<Vec<u16>, TableError> {
         let e = self.entry(sector)?;
         let dist = self.file(e, FileKind::Distance)?;
         let wdl = self.file(e, FileKind::Wdl)?;
@@ -704,7 +723,16 @@ impl TableSet {
                         } else {
                             let symbol = wdl_symbol(&wb, j);
                             let d = distance_symbol(&db, j, wide);
-                            let symbol = self.resolved_or_note(e, wdl, slot, symbol, &mut failed);
+                            let symbol = match best_removal {
+                                Some(best)
+                                    if Self::removal_dont_care(wdl)
+                                        && wdl_of_symbol(symbol, rule).is_some() =>
+                                {
+                                    let r = best.get(slot as usize).copied().unwrap_or(NO_REMOVAL);
+                                    resolve_symbol(symbol, (r != NO_REMOVAL).then_some(r))
+                                }
+                                _ => self.resolved_or_note(e, wdl, slot, symbol, &mut failed),
+                            };
                             if wdl_of_symbol(symbol, rule).is_none() {
                                 bad.get_or_insert((false, slot, symbol as u16));
                                 0

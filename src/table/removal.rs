@@ -20,6 +20,9 @@ use crate::rules::{Bits, MIN_STONES, Variant};
 /// (this module); readers resolve them.
 pub const FLAG_REMOVAL_DONT_CARE: u8 = 2;
 
+/// In a per-slot array of best removal ranks: the position has no removing move.
+pub(crate) const NO_REMOVAL: i8 = i8::MIN;
+
 /// Rank of a WDL symbol for the side to move: win 1, draw 0 (symbols 0 and 3), loss −1.
 #[inline]
 pub(crate) fn symbol_rank(symbol: u8) -> i8 {
