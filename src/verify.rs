@@ -2,7 +2,7 @@
 //! its successors, using the plain move rules (no un-moves, no counters).
 
 use crate::graph::{MoveSectors, can_slide};
-use crate::index::{Sector, SectorIndex, combinations, pdep};
+use crate::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
 use crate::reach::ReachFilter;
 use crate::rules::{Bits, FullBoard, MIN_STONES, Variant};
 use crate::table::Wdl;
@@ -70,6 +70,27 @@ impl<'a> Successor<'a> {
                 Value::decode(values[slot as usize]).ok_or(Mismatch::Usage(slot))
             }
             Successor::Missing(sector) => Err(Mismatch::MissingSector(*sector)),
+        }
+    }
+
+    /// The part of the slot computation shared by the positions of this sector whose side to
+    /// move has the stones `us` (`None` unless this is a table).
+    fn frame(&self, us: Bits) -> Option<UsFrame> {
+        match self {
+            Successor::Table(index, _) => Some(index.frame(us)),
+            _ => None,
+        }
+    }
+
+    /// [`Successor::value`] with `frame` = `self.frame(us)`.
+    #[inline]
+    fn value_in(&self, frame: Option<&UsFrame>, us: Bits, them: Bits) -> Result<Value, Mismatch> {
+        match (self, frame) {
+            (Successor::Table(index, values), Some(f)) => {
+                let slot = index.slot_in_frame(f, index.tables.syms.apply(f.sym, them));
+                Value::decode(values[slot as usize]).ok_or(Mismatch::Usage(slot))
+            }
+            _ => self.value(us, them),
         }
     }
 }
@@ -150,101 +171,110 @@ pub fn verify_sector_under(
             let them_stab = them_orbits.stabilizer(orbit);
             let free = full & !them;
             let removable = board.removable(them, v.remove_from_mills);
+            // Moves without a removal leave `them` to move: their slots share its frame.
+            let (slide_frame, place_frame) = (slide.frame(them), place.frame(them));
             let (mut checked, mut bad, mut report) = (0u64, 0u64, Vec::new());
             let mut note = |m: Mismatch, bad: &mut u64| {
                 *bad += 1;
                 keep_smallest(&mut report, m, max_report);
             };
             let mut succ = Vec::new();
-            for &combo in us_sets {
-                let us = pdep(combo, free);
-                if syms.has_smaller_image(them_stab, us) {
-                    continue;
+            let mut batch: Vec<(Bits, u64, u16)> = Vec::with_capacity(BATCH);
+            for chunk in us_sets.chunks(BATCH) {
+                // The positions' own slots are scattered (the index orders them by the mover's
+                // stones): gathering a batch of their values in one tight loop lets the
+                // memory accesses overlap.
+                batch.clear();
+                for &combo in chunk {
+                    let us = pdep(combo, free);
+                    if !syms.has_smaller_image(them_stab, us) {
+                        let slot = index.slot(us, them);
+                        batch.push((us, slot, stored[slot as usize]));
+                    }
                 }
-                let slot = index.slot(us, them);
-                if stored[slot as usize] == UNUSED && reach.is_some_and(|f| f.unreachable(us, them))
-                {
-                    // A position no game reaches, stored as "don't care".
-                    continue;
-                }
-                checked += 1;
-                succ.clear();
-                let mut failure = None;
-                let empty = free & !us;
-                let mut visit = |moved: Bits, to: u8, placed: bool| {
-                    let (plain, removal) = if placed {
-                        (&place, &place_removal)
-                    } else {
-                        (&slide, &slide_removal)
-                    };
-                    // Each move's value for the side making it: placements and removals
-                    // reset the N-move counter.
-                    let mut push =
-                        |next: &Successor, u: Bits, t: Bits, resets: bool| match next.value(u, t) {
+                for &(us, slot, code) in &batch {
+                    if code == UNUSED && reach.is_some_and(|f| f.unreachable(us, them)) {
+                        // A position no game reaches, stored as "don't care".
+                        continue;
+                    }
+                    checked += 1;
+                    succ.clear();
+                    let mut failure = None;
+                    let empty = free & !us;
+                    let mut visit = |moved: Bits, to: u8, placed: bool| {
+                        let (plain, frame, removal) = if placed {
+                            (&place, &place_frame, &place_removal)
+                        } else {
+                            (&slide, &slide_frame, &slide_removal)
+                        };
+                        // Each move's value for the side making it: placements and removals
+                        // reset the N-move counter.
+                        let mut push = |value: Result<Value, Mismatch>, resets: bool| match value {
                             Ok(val) => succ.push((rule.move_value(val.encode(), resets), resets)),
                             Err(m) => failure = Some(m),
                         };
-                    if them != 0 && board.in_mill(moved, to) {
-                        let mut r = removable;
-                        while r != 0 {
-                            let p = r.trailing_zeros();
-                            r &= r - 1;
-                            push(removal, them & !(1 << p), moved, true);
+                        if them != 0 && board.in_mill(moved, to) {
+                            let mut r = removable;
+                            while r != 0 {
+                                let p = r.trailing_zeros();
+                                r &= r - 1;
+                                push(removal.value(them & !(1 << p), moved), true);
+                            }
+                        } else {
+                            push(plain.value_in(frame.as_ref(), them, moved), placed);
                         }
-                    } else {
-                        push(plain, them, moved, placed);
+                    };
+                    if can_slide {
+                        let flies = v.flies(s.w, s.wf);
+                        let mut from_set = us;
+                        while from_set != 0 {
+                            let from = from_set.trailing_zeros();
+                            from_set &= from_set - 1;
+                            let mut targets = board.step_targets(from as u8, empty, flies);
+                            while targets != 0 {
+                                let to = targets.trailing_zeros();
+                                targets &= targets - 1;
+                                visit(us & !(1 << from) | 1 << to, to as u8, false);
+                            }
+                        }
                     }
-                };
-                if can_slide {
-                    let flies = v.flies(s.w, s.wf);
-                    let mut from_set = us;
-                    while from_set != 0 {
-                        let from = from_set.trailing_zeros();
-                        from_set &= from_set - 1;
-                        let mut targets = board.step_targets(from as u8, empty, flies);
+                    if s.wf > 0 {
+                        let mut targets = empty;
                         while targets != 0 {
                             let to = targets.trailing_zeros();
                             targets &= targets - 1;
-                            visit(us & !(1 << from) | 1 << to, to as u8, false);
+                            visit(us | 1 << to, to as u8, true);
                         }
                     }
-                }
-                if s.wf > 0 {
-                    let mut targets = empty;
-                    while targets != 0 {
-                        let to = targets.trailing_zeros();
-                        targets &= targets - 1;
-                        visit(us | 1 << to, to as u8, true);
+                    if let Some(m) = failure {
+                        note(m, &mut bad);
+                        continue;
                     }
-                }
-                if let Some(m) = failure {
-                    note(m, &mut bad);
-                    continue;
-                }
-                let no_move = if empty == 0 && v.full_board == FullBoard::Draw {
-                    Value::Draw
-                } else {
-                    rule.blocked()
-                };
-                let derived = best_of(succ.iter().map(|&(v, _)| v), no_move);
-                let stored = Value::decode(stored[slot as usize]);
-                let agrees = if wdl_only && rule.is_active() {
-                    let (low, high) = wdl_bounds(&succ, no_move);
-                    stored.is_some_and(|v| (low..=high).contains(&rank(Wdl::of(v))))
-                } else if wdl_only {
-                    stored.map(Wdl::of) == Some(Wdl::of(derived))
-                } else {
-                    stored == Some(derived)
-                };
-                if !agrees {
-                    note(
-                        Mismatch::Value {
-                            slot,
-                            stored,
-                            derived,
-                        },
-                        &mut bad,
-                    );
+                    let no_move = if empty == 0 && v.full_board == FullBoard::Draw {
+                        Value::Draw
+                    } else {
+                        rule.blocked()
+                    };
+                    let derived = best_of(succ.iter().map(|&(v, _)| v), no_move);
+                    let stored = Value::decode(code);
+                    let agrees = if wdl_only && rule.is_active() {
+                        let (low, high) = wdl_bounds(&succ, no_move);
+                        stored.is_some_and(|v| (low..=high).contains(&rank(Wdl::of(v))))
+                    } else if wdl_only {
+                        stored.map(Wdl::of) == Some(Wdl::of(derived))
+                    } else {
+                        stored == Some(derived)
+                    };
+                    if !agrees {
+                        note(
+                            Mismatch::Value {
+                                slot,
+                                stored,
+                                derived,
+                            },
+                            &mut bad,
+                        );
+                    }
                 }
             }
             let o = orbit as u64;
@@ -264,6 +294,9 @@ pub fn verify_sector_under(
     total.2.truncate(max_report);
     total
 }
+
+/// Positions whose own values [`verify_sector_under`] gathers at a time.
+const BATCH: usize = 64;
 
 /// Rank of a win/draw/loss: 1, 0, −1.
 fn rank(w: Wdl) -> i8 {
