@@ -28,3 +28,16 @@ pub fn advise_huge_pages<T>(data: &[T]) {
     #[cfg(not(target_os = "linux"))]
     let _ = data;
 }
+
+/// Ask the processor to bring `cell` into the cache (a hint; nothing on other architectures).
+#[inline]
+pub fn prefetch<T>(cell: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint; it never faults, whatever the address.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(cell as *const T as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = cell;
+}

@@ -179,20 +179,22 @@ pub fn verify_sector_under(
                 keep_smallest(&mut report, m, max_report);
             };
             let mut succ = Vec::new();
-            let mut batch: Vec<(Bits, u64, u16)> = Vec::with_capacity(BATCH);
+            let mut batch: Vec<(Bits, u64)> = Vec::with_capacity(BATCH);
             for chunk in us_sets.chunks(BATCH) {
                 // The positions' own slots are scattered (the index orders them by the mover's
-                // stones): gathering a batch of their values in one tight loop lets the
-                // memory accesses overlap.
+                // stones): computing a batch of them first, with a prefetch of each value,
+                // lets the memory accesses overlap.
                 batch.clear();
                 for &combo in chunk {
                     let us = pdep(combo, free);
                     if !syms.has_smaller_image(them_stab, us) {
                         let slot = index.slot(us, them);
-                        batch.push((us, slot, stored[slot as usize]));
+                        crate::memory::prefetch(&stored[slot as usize]);
+                        batch.push((us, slot));
                     }
                 }
-                for &(us, slot, code) in &batch {
+                for &(us, slot) in &batch {
+                    let code = stored[slot as usize];
                     if code == UNUSED && reach.is_some_and(|f| f.unreachable(us, them)) {
                         // A position no game reaches, stored as "don't care".
                         continue;

@@ -500,18 +500,6 @@ impl Levels {
     }
 }
 
-/// Ask the processor to bring a cell into the cache.
-#[inline]
-fn prefetch<T>(cell: &T) {
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>(cell as *const T as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = cell;
-}
-
 /// Flag of a work-list entry: the position is a win (else a loss). Work lists hold slot
 /// numbers, below 2^31, with this flag, so that processing them needs no look at the cell.
 const WON: u32 = 1 << 31;
@@ -732,7 +720,7 @@ fn propagate(
                     let without = them & !(1 << to);
                     for from in bits(sources) {
                         let p = pred.index.slot_from_images(without | 1 << from, &us_images);
-                        prefetch(&pred.cells[p as usize]);
+                        crate::memory::prefetch(&pred.cells[p as usize]);
                         preds.push(p as u32);
                     }
                 }
