@@ -1,7 +1,7 @@
 //! Generation of a set of sectors into a directory: dependency closure, solving order,
 //! resume (finished sectors are not redone), atomic writes, statistics and peak memory.
 
-use crate::graph::{component, dependencies, solving_order};
+use crate::graph::{can_slide, component, dependencies, exit_sectors, solving_order};
 use crate::index::{Sector, SectorIndex};
 use crate::lock::ComponentLock;
 use crate::rules::Variant;
@@ -35,6 +35,8 @@ pub struct ComponentReport {
     pub elapsed: Duration,
     /// Peak resident memory of the process while solving it, in bytes (if known).
     pub peak_memory: Option<u64>,
+    /// The working cells were kept in a scratch file ([`GenerateOptions::max_memory`]).
+    pub spilled: bool,
     /// Statistics per sector.
     pub stats: Vec<(Sector, SectorStats)>,
 }
@@ -124,6 +126,12 @@ impl From<SolveError> for GenerateError {
     }
 }
 
+/// Is the component of `first` one sector without internal moves (solved in one pass over
+/// its exits)?
+fn is_exit_only(v: &Variant, first: Sector) -> bool {
+    !can_slide(v, first) && component(v, first).len() == 1 && exit_sectors(v, first).place.is_some()
+}
+
 /// Solve `targets` and everything they need into `dir` (created if needed) without the
 /// N-move rule and with every position solved; see [`generate_with`].
 pub fn generate(
@@ -143,6 +151,38 @@ pub struct GenerateOptions {
     /// Leave the positions no game reaches (`reach`) unsolved and store them as
     /// "don't care" (faster, smaller tables; such positions cannot be probed).
     pub skip_unreachable: bool,
+    /// Memory allowed for a component's solve, bytes: a component whose working memory
+    /// ([`working_memory`]) exceeds it keeps its cells in a memory-mapped scratch file in
+    /// the table directory ([`SolveOptions::spill_dir`]) instead of failing for lack of
+    /// memory. `None`: no limit.
+    pub max_memory: Option<u64>,
+}
+
+/// The memory the solver works in for the component of `first`, bytes: its working cells
+/// (4 bytes per slot of every sector, 2 for a sector solved in one pass over its exits)
+/// plus the largest set of exit tables it holds at once (2 bytes per slot). The tables being
+/// written and the program itself come on top.
+pub fn working_memory(v: &Variant, first: Sector) -> u64 {
+    let sectors = component(v, first);
+    let exit_only = is_exit_only(v, first);
+    let slots = |s: Sector| SectorIndex::new(v, s).slots();
+    let cells: u64 = sectors
+        .iter()
+        .map(|&s| slots(s) * if exit_only { 2 } else { 4 })
+        .sum();
+    let exits = sectors
+        .iter()
+        .map(|&s| {
+            let x = exit_sectors(v, s);
+            [x.slide, x.slide_removal, x.place, x.place_removal]
+                .into_iter()
+                .flatten()
+                .map(|t| 2 * slots(t))
+                .sum::<u64>()
+        })
+        .max()
+        .unwrap_or(0);
+    cells + exits
 }
 
 /// Solve `targets` and everything they need into `dir` (created if needed), skipping
@@ -251,6 +291,7 @@ fn solve_components(
             positions: 0,
             elapsed: Duration::ZERO,
             peak_memory: None,
+            spilled: false,
             stats: Vec::new(),
         };
         if done {
@@ -298,9 +339,15 @@ fn solve_components(
         };
         observer.component_started(&sectors, component_work(v, first));
         let advance = |n| observer.advance(n);
+        // One-pass sectors (no internal moves) keep their 2-byte cells in memory.
+        let spill = options
+            .max_memory
+            .is_some_and(|max| working_memory(v, first) > max)
+            && !is_exit_only(v, first);
         let solve = SolveOptions {
             rule,
             skip_unreachable: options.skip_unreachable,
+            spill_dir: spill.then_some(dir),
         };
         let solved = solve_component_from(v, first, load, solve, &advance)?;
         drop(tables);
@@ -323,6 +370,7 @@ fn solve_components(
             positions: stats.iter().map(|(_, s)| s.positions).sum(),
             elapsed: start.elapsed(),
             peak_memory: peak_memory(),
+            spilled: solve.spill_dir.is_some(),
             stats,
         };
         observer.component_finished(&report);

@@ -45,6 +45,12 @@ pub struct GenerateArgs {
     /// (docs/FORMAT.md): faster, smaller tables that refuse to probe such positions.
     #[arg(long)]
     skip_unreachable: bool,
+    /// Memory allowed for one component's solve, MiB: a component whose solver cells and
+    /// exit tables need more keeps its cells in a memory-mapped scratch file in --dir (the
+    /// kernel pages it to disk; slower, but the solve completes instead of running out of
+    /// memory). The Snakemake workflow passes each job's mem_mb.
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    max_memory: Option<u64>,
     /// Solve exactly the components of the named sectors, reading the tables they depend on
     /// from --dir (exit 2, naming them, when one is missing or damaged): one job of a cluster
     /// workflow (`millbase plan --emit snakemake`). Workers may share a directory: a lock per
@@ -177,6 +183,9 @@ fn report_line(r: &ComponentReport) -> String {
     if let Some(peak) = r.peak_memory {
         let _ = write!(line, ", peak memory {} MiB", peak >> 20);
     }
+    if r.spilled {
+        line.push_str(", cells in a scratch file (--max-memory)");
+    }
     for why in &r.repaired {
         let _ = write!(line, "; solved again: {}", super::one_line(why));
     }
@@ -232,6 +241,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     let options = GenerateOptions {
         rule,
         skip_unreachable: args.skip_unreachable,
+        max_memory: args.max_memory.map(|m| m << 20),
     };
     let reports = if args.no_deps {
         generate_components(&v, &dir, &targets, options, &bars)

@@ -87,7 +87,8 @@ pub fn snakefile(
 #
 # Resources come from `millbase plan`'s estimates for 2 cores: threads, mem_mb (estimated
 # peak with a fifth more, plus 256 MB) and runtime (minutes: four times the estimate, at
-# least 10). Each job's log is logs/{variant}/<sector>.log (with millbase's own measured
+# least 10). A job whose mem_mb is set below what its component needs keeps the solver's
+# cells in a scratch file (generate --max-memory) instead of running out of memory. Each job's log is logs/{variant}/<sector>.log (with millbase's own measured
 # peak memory); Snakemake's measurements (max_rss, seconds) go to benchmarks/{variant}/.
 
 MILLBASE = config.get("millbase", {program})
@@ -133,7 +134,7 @@ rule {name}:
     resources: mem_mb={mem}, runtime={runtime}
     log: "logs/{variant}/{stem}.log"
     benchmark: "benchmarks/{variant}/{stem}.tsv"
-    shell: "RAYON_NUM_THREADS={{threads}} {{MILLBASE:q}} generate --no-deps --quiet --variant {variant} --dir {{DIR:q}}{options} {stem} > {{log:q}} 2>&1"
+    shell: "RAYON_NUM_THREADS={{threads}} {{MILLBASE:q}} generate --no-deps --quiet --variant {variant} --dir {{DIR:q}} --max-memory {{resources.mem_mb}}{options} {stem} > {{log:q}} 2>&1"
 "#,
             name = rule_name(first),
             inputs = tables_call(&e.dependencies),

@@ -21,6 +21,7 @@
 //! sector's exit tables just before its forward pass and drops them right after: at most one
 //! sector's exit tables (up to four) are in memory at a time, never during propagation.
 
+mod cells;
 mod exit_only;
 
 use crate::graph::{can_slide, component, exit_sectors};
@@ -28,8 +29,10 @@ use crate::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::reach::ReachFilter;
 use crate::rules::{Bits, FullBoard, Variant, points as bits};
 use crate::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
+use cells::Cells;
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -228,7 +231,7 @@ struct Work {
     index: SectorIndex,
     /// Per slot: the 16-bit state in the low half, the counter of undecided internal
     /// successors in bits 16..24 (one word, so one cache miss per predecessor update).
-    cells: Vec<AtomicU32>,
+    cells: Cells,
     /// The sectors its moves exit into: slide, slide with removal, placement, placement with
     /// removal (their values are loaded only for its forward pass).
     exit_targets: [Option<Sector>; 4],
@@ -254,6 +257,14 @@ pub enum SolveError {
     MissingDependency(Sector),
     /// The supplied values of an exit sector have the wrong length.
     BadDependency(Sector),
+    /// The scratch file for the working cells ([`SolveOptions::spill_dir`]) could not be
+    /// made.
+    Spill {
+        /// The directory.
+        dir: std::path::PathBuf,
+        /// What went wrong.
+        error: String,
+    },
 }
 
 impl std::fmt::Display for SolveError {
@@ -261,25 +272,16 @@ impl std::fmt::Display for SolveError {
         match self {
             SolveError::MissingDependency(s) => write!(f, "sector {s} must be solved first"),
             SolveError::BadDependency(s) => write!(f, "values of sector {s} have the wrong size"),
+            SolveError::Spill { dir, error } => write!(
+                f,
+                "cannot make a scratch file for the solver's cells in {}: {error}",
+                dir.display()
+            ),
         }
     }
 }
 
 impl std::error::Error for SolveError {}
-
-/// Zeroed 32-bit atomic cells, backed by transparent huge pages where the kernel allows: the
-/// solver touches them at random over gigabytes, and with 4 KiB pages nearly every access
-/// would also miss the TLB.
-fn zeroed_cells(len: usize) -> Vec<AtomicU32> {
-    // `vec![0; n]` takes fresh zeroed pages from the system without touching them, so the
-    // advice applies before the first write.
-    let zeros = vec![0u32; len];
-    crate::memory::advise_huge_pages(&zeros);
-    let mut zeros = std::mem::ManuallyDrop::new(zeros);
-    // SAFETY: AtomicU32 has the same size, alignment and bit validity as u32; the buffer is
-    // handed over whole (pointer, length, capacity) and never used through `zeros` again.
-    unsafe { Vec::from_raw_parts(zeros.as_mut_ptr() as *mut AtomicU32, len, zeros.capacity()) }
-}
 
 /// Solve the component of `sector` (see [`component`]) without the N-move rule; `solved`
 /// must hold every sector in [`dependencies`](crate::dependencies). Returns the component's sectors with their
@@ -304,20 +306,25 @@ pub fn solve_component_under(
 ) -> Result<Vec<Solved>, SolveError> {
     let options = SolveOptions {
         rule,
-        skip_unreachable: false,
+        ..SolveOptions::default()
     };
     solve_component_with(v, sector, solved, options, progress)
 }
 
 /// How to solve a component.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SolveOptions {
+pub struct SolveOptions<'a> {
     /// The N-move rule (none by default).
     pub rule: NMoveRule,
     /// Leave the positions that no game reaches (`reach`) unsolved: their values
     /// are [`UNUSED`], like unused slots. No reachable position depends on them, and the
     /// dependencies' values at such positions are never read.
     pub skip_unreachable: bool,
+    /// Keep the working cells of a component with internal moves (4 bytes per slot) in a
+    /// memory-mapped scratch file in this directory instead of in memory, for a component
+    /// that does not fit the memory allowed: the kernel pages them to disk as needed
+    /// (slower, but the solve completes). The file is unlinked as soon as it is mapped.
+    pub spill_dir: Option<&'a Path>,
 }
 
 /// Solve the component of `sector` with `options`; `solved` must hold every sector in
@@ -327,7 +334,7 @@ pub fn solve_component_with(
     v: &Variant,
     sector: Sector,
     solved: &SolvedValues,
-    options: SolveOptions,
+    options: SolveOptions<'_>,
     progress: Progress,
 ) -> Result<Vec<Solved>, SolveError> {
     let load = |s: Sector| {
@@ -355,7 +362,7 @@ pub fn solve_component_from<E: From<SolveError>>(
     v: &Variant,
     sector: Sector,
     load: impl Fn(Sector) -> Result<Arc<Vec<u16>>, E>,
-    options: SolveOptions,
+    options: SolveOptions<'_>,
     progress: Progress,
 ) -> Result<Vec<Solved>, E> {
     let rule = options.rule;
@@ -378,7 +385,13 @@ pub fn solve_component_from<E: From<SolveError>>(
         work.push(Work {
             sector: s,
             index,
-            cells: zeroed_cells(slots),
+            cells: match options.spill_dir {
+                None => Cells::in_memory(slots),
+                Some(dir) => Cells::in_file(dir, slots).map_err(|error| SolveError::Spill {
+                    dir: dir.to_path_buf(),
+                    error: error.to_string(),
+                })?,
+            },
             exit_targets: [e.slide, e.slide_removal, e.place, e.place_removal],
             partner: match sectors.len() {
                 2 => Some(1 - i),
@@ -531,7 +544,7 @@ fn forward_pass(
     work: &[Work],
     i: usize,
     exits: &Exits,
-    options: SolveOptions,
+    options: SolveOptions<'_>,
     progress: Progress,
 ) -> Found {
     let rule = options.rule;
