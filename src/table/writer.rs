@@ -307,7 +307,16 @@ fn compress_blocks(
                     })
                 };
                 let first = (b * block_slots) as u64;
-                let wdl = compress(&wdl_symbols(block, first, lowerable, options.rule))?;
+                let mut wdl = compress(&wdl_symbols(block, first, lowerable, options.rule))?;
+                if lowerable.is_some() {
+                    // Lowering helps most blocks but can break a pattern the compressor
+                    // liked: keep the plain block where it is smaller (readers resolve
+                    // either, as a stored true symbol resolves to itself).
+                    let plain = compress(&wdl_symbols(block, first, None, options.rule))?;
+                    if plain.bytes.len() < wdl.bytes.len() {
+                        wdl = plain;
+                    }
+                }
                 let dist = compress(&distance_symbols(block, options.rule, wide))?;
                 Ok((wdl, dist))
             },
