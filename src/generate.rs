@@ -152,7 +152,7 @@ pub struct GenerateOptions {
     /// "don't care" (faster, smaller tables; such positions cannot be probed).
     pub skip_unreachable: bool,
     /// Memory allowed for a component's solve, bytes: a component whose working memory
-    /// ([`working_memory`]) exceeds it keeps its cells in a memory-mapped scratch file in
+    /// (its cells and exit tables) exceeds it keeps its cells in a memory-mapped scratch file in
     /// the table directory ([`SolveOptions::spill_dir`]) instead of failing for lack of
     /// memory. `None`: no limit.
     pub max_memory: Option<u64>,
