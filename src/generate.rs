@@ -1,9 +1,10 @@
 //! Generation of a set of sectors into a directory: dependency closure, solving order,
 //! resume (finished sectors are not redone), atomic writes, statistics and peak memory.
 
-use crate::graph::{can_slide, component, dependencies, exit_sectors, solving_order};
+use crate::graph::{component, dependencies, is_exit_only, solving_order};
 use crate::index::{Sector, SectorIndex};
 use crate::lock::ComponentLock;
+use crate::plan::largest_exit_slots;
 use crate::rules::Variant;
 use crate::solve::{SectorStats, SolveError, SolveOptions, solve_component_from};
 use crate::table::{
@@ -126,12 +127,6 @@ impl From<SolveError> for GenerateError {
     }
 }
 
-/// Is the component of `first` one sector without internal moves (solved in one pass over
-/// its exits)?
-fn is_exit_only(v: &Variant, first: Sector) -> bool {
-    !can_slide(v, first) && component(v, first).len() == 1 && exit_sectors(v, first).place.is_some()
-}
-
 /// Solve `targets` and everything they need into `dir` (created if needed) without the
 /// N-move rule and with every position solved; see [`generate_with`].
 pub fn generate(
@@ -164,25 +159,12 @@ pub struct GenerateOptions {
 /// written and the program itself come on top.
 pub fn working_memory(v: &Variant, first: Sector) -> u64 {
     let sectors = component(v, first);
-    let exit_only = is_exit_only(v, first);
-    let slots = |s: Sector| SectorIndex::new(v, s).slots();
+    let cell_bytes = if is_exit_only(v, first) { 2 } else { 4 };
     let cells: u64 = sectors
         .iter()
-        .map(|&s| slots(s) * if exit_only { 2 } else { 4 })
+        .map(|&s| SectorIndex::new(v, s).slots() * cell_bytes)
         .sum();
-    let exits = sectors
-        .iter()
-        .map(|&s| {
-            let x = exit_sectors(v, s);
-            [x.slide, x.slide_removal, x.place, x.place_removal]
-                .into_iter()
-                .flatten()
-                .map(|t| 2 * slots(t))
-                .sum::<u64>()
-        })
-        .max()
-        .unwrap_or(0);
-    cells + exits
+    cells + 2 * largest_exit_slots(v, &sectors)
 }
 
 /// Solve `targets` and everything they need into `dir` (created if needed), skipping

@@ -129,6 +129,25 @@ pub fn component(v: &Variant, s: Sector) -> Vec<Sector> {
     }
 }
 
+/// Is `s` solved alone in one pass over its exits: no move stays in it (it cannot slide,
+/// so it is its own component) and its placements lead out of it?
+pub fn is_exit_only(v: &Variant, s: Sector) -> bool {
+    !can_slide(v, s) && exit_sectors(v, s).place.is_some()
+}
+
+/// The sectors whose tables the solver reads for the forward pass of `s`: those its slides,
+/// slides with a removal, placements and placements with a removal lead to (`None`: no such
+/// move, or the opponent has lost); a one-pass sector ([`is_exit_only`]) reads only the
+/// placements'.
+pub fn solver_reads(v: &Variant, s: Sector) -> [Option<Sector>; 4] {
+    let e = exit_sectors(v, s);
+    if is_exit_only(v, s) {
+        [None, None, e.place, e.place_removal]
+    } else {
+        [e.slide, e.slide_removal, e.place, e.place_removal]
+    }
+}
+
 /// The solved sectors that solving the component of `s` reads.
 pub fn dependencies(v: &Variant, s: Sector) -> Vec<Sector> {
     let mut deps = Vec::new();

@@ -1,7 +1,7 @@
 //! The solving plan of whole games: the components a set of targets needs (from the sector
 //! graph, `graph`), in solving order, with their exact sizes.
 
-use crate::graph::{component, dependencies, reachable_sectors, solving_order};
+use crate::graph::{component, dependencies, reachable_sectors, solver_reads, solving_order};
 use crate::index::{BoardTables, Sector, SectorIndex};
 use crate::rules::Variant;
 
@@ -48,6 +48,23 @@ pub fn positions_up_to_symmetry(v: &Variant, s: Sector) -> u64 {
         total += ways[w][b];
     }
     (total / board.symmetries().len() as u128) as u64
+}
+
+/// Slots of the exit tables the solver holds at once while solving the component `sectors`:
+/// it reads one component sector's exits for that sector's forward pass only, so the largest
+/// such set counts, not all dependencies together.
+pub fn largest_exit_slots(v: &Variant, sectors: &[Sector]) -> u64 {
+    sectors
+        .iter()
+        .map(|&s| {
+            solver_reads(v, s)
+                .into_iter()
+                .flatten()
+                .map(|t| SectorIndex::new(v, t).slots())
+                .sum::<u64>()
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// One entry of a solving plan.

@@ -1,20 +1,10 @@
 //! `generate --max-memory`: a component that needs more keeps its solver cells in a scratch
 //! file and writes the same tables.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_millbase"))
-        .args(args)
-        .output()
-        .expect("run millbase");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::millbase as run;
+use std::path::Path;
 
 /// The names and contents of the files in `dir`, sorted by name.
 fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {

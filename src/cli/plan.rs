@@ -88,33 +88,13 @@ pub fn estimate(v: &crate::rules::Variant, e: &PlanEntry) -> Estimate {
     let positions: u64 = e.positions.iter().sum();
     let slots: u64 = e.slots.iter().sum();
     // Sectors whose moves all leave them take the one-pass solver (2 bytes per slot).
-    let exit_only = matches!(e.sectors[..], [s] if !crate::graph::can_slide(v, s)
-        && crate::graph::exit_sectors(v, s).place.is_some());
+    let exit_only = crate::graph::is_exit_only(v, e.sectors[0]);
     let (rate, work_bytes) = if exit_only {
         (PLACING_RATE, EXIT_ONLY_BYTES_PER_SLOT)
     } else {
         (MOVING_RATE, WORK_BYTES_PER_SLOT)
     };
-    // The solver holds the exit tables of one component sector at a time (for that sector's
-    // forward pass): the largest such set counts, not all dependencies together.
-    let read: u64 = e
-        .sectors
-        .iter()
-        .map(|&s| {
-            let x = crate::graph::exit_sectors(v, s);
-            let targets = if exit_only {
-                [None, None, x.place, x.place_removal]
-            } else {
-                [x.slide, x.slide_removal, x.place, x.place_removal]
-            };
-            targets
-                .into_iter()
-                .flatten()
-                .map(|d| crate::index::SectorIndex::new(v, d).slots())
-                .sum::<u64>()
-        })
-        .max()
-        .unwrap_or(0);
+    let read = crate::plan::largest_exit_slots(v, &e.sectors);
     Estimate {
         seconds: positions as f64 / rate,
         memory: slots as f64 * work_bytes + read as f64 * READ_BYTES_PER_SLOT,

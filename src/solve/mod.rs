@@ -24,7 +24,7 @@
 mod cells;
 mod exit_only;
 
-use crate::graph::{can_slide, component, exit_sectors};
+use crate::graph::{can_slide, component, is_exit_only, solver_reads};
 use crate::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::reach::ReachFilter;
 use crate::rules::{Bits, FullBoard, Variant, points as bits};
@@ -367,10 +367,9 @@ pub fn solve_component_from<E: From<SolveError>>(
 ) -> Result<Vec<Solved>, E> {
     let rule = options.rule;
     let sectors = component(v, sector);
-    let e = exit_sectors(v, sector);
-    if sectors.len() == 1 && !can_slide(v, sector) && e.place.is_some() {
+    if is_exit_only(v, sector) {
         // No move stays in the sector: one pass over the exits decides everything.
-        let loaded = LoadedExits::load(v, [None, None, e.place, e.place_removal], &load)?;
+        let loaded = LoadedExits::load(v, solver_reads(v, sector), &load)?;
         let index = SectorIndex::new(v, sector);
         let reach = ReachFilter::new(v, sector).filter(|_| options.skip_unreachable);
         let values = exit_only::exit_only_pass(v, &index, &loaded.exits(v), rule, reach, progress);
@@ -378,7 +377,6 @@ pub fn solve_component_from<E: From<SolveError>>(
     }
     let mut work = Vec::new();
     for (i, &s) in sectors.iter().enumerate() {
-        let e = exit_sectors(v, s);
         let index = SectorIndex::new(v, s);
         let slots = index.slots() as usize;
         assert!(slots <= WON as usize, "sector {s} has too many slots");
@@ -392,7 +390,7 @@ pub fn solve_component_from<E: From<SolveError>>(
                     error: error.to_string(),
                 })?,
             },
-            exit_targets: [e.slide, e.slide_removal, e.place, e.place_removal],
+            exit_targets: solver_reads(v, s),
             partner: match sectors.len() {
                 2 => Some(1 - i),
                 _ if s.swapped() == s => Some(i),
@@ -789,7 +787,7 @@ fn propagate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::solving_order;
+    use crate::graph::{exit_sectors, solving_order};
     use std::sync::{Mutex, Weak};
 
     /// Solve `targets` and what they need twice, from a map and from a loader that hands out
