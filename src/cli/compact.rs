@@ -7,7 +7,8 @@ use crate::generate::remove_stale_temporaries;
 use crate::index::{Sector, SectorIndex};
 use crate::lock::ComponentLock;
 use crate::table::{
-    CompactReport, FileKind, TableError, TableSet, WriteOptions, compact_sector, sector_status,
+    CompactReport, FileKind, TableError, TableSet, WdlLayout, WriteOptions, compact_sector,
+    sector_status,
 };
 use crate::value::NMoveRule;
 use clap::Args;
@@ -27,6 +28,15 @@ pub struct CompactArgs {
     #[arg(long, value_name = "L", default_value_t = 9,
           value_parser = clap::value_parser!(i32).range(1..=22))]
     level: i32,
+    /// zstd level of the written distance files [default: --level].
+    #[arg(long, value_name = "L",
+          value_parser = clap::value_parser!(i32).range(1..=22))]
+    distance_level: Option<i32>,
+    /// Layout of the WDL symbols before compression: `packed` (four to a byte), `bytes`
+    /// (one per byte: about 9 % smaller moving-phase files at level 19, slower to write) or
+    /// `auto` (per sector, whichever compresses a sample of its blocks smaller).
+    #[arg(long, value_name = "LAYOUT", default_value = "auto", value_parser = parse_layout)]
+    wdl_layout: WdlLayout,
     /// Slots per block of the written files (a positive multiple of 4, at most 16777216).
     #[arg(long, value_name = "SLOTS", default_value_t = 65536)]
     block_size: u32,
@@ -40,7 +50,7 @@ pub struct CompactArgs {
     #[arg(long)]
     quiet: bool,
     /// Output directory (created if missing; must not be DIR). Sectors already compacted
-    /// there with the same level and block size are kept, so an interrupted run resumes.
+    /// there with the same levels, block size and layout are kept, so an interrupted run resumes.
     #[arg(value_name = "OUT")]
     out: PathBuf,
     /// Sectors to compact; default: every table in DIR.
@@ -48,8 +58,18 @@ pub struct CompactArgs {
     sectors: Vec<String>,
 }
 
+/// `--wdl-layout`.
+fn parse_layout(s: &str) -> Result<WdlLayout, String> {
+    match s {
+        "packed" => Ok(WdlLayout::Packed),
+        "bytes" => Ok(WdlLayout::Bytes),
+        "auto" => Ok(WdlLayout::Auto),
+        _ => Err(format!("'{s}': expected packed, bytes or auto")),
+    }
+}
+
 /// Is `sector` already compacted in `out` with these options (both files complete, under
-/// `rule`, flagged, same level and block size)?
+/// `rule`, flagged, same levels, block size and, unless `auto`, WDL layout)?
 fn already_compacted(
     out: &Path,
     v: &crate::rules::Variant,
@@ -65,9 +85,18 @@ fn already_compacted(
         && tables
             .removal_dont_care_of(sector)
             .is_ok_and(|r| r == options.removal_dont_care)
+        && tables.header(sector, FileKind::Wdl).is_ok_and(|h| {
+            h.level == options.level
+                && h.block_slots == options.block_slots
+                && match options.wdl_layout {
+                    WdlLayout::Packed => h.symbol_bits == 2,
+                    WdlLayout::Bytes => h.symbol_bits == 8,
+                    WdlLayout::Auto => true,
+                }
+        })
         && tables
-            .header(sector, FileKind::Wdl)
-            .is_ok_and(|h| h.level == options.level && h.block_slots == options.block_slots)
+            .header(sector, FileKind::Distance)
+            .is_ok_and(|h| h.level == options.distance_level)
 }
 
 /// With removal don't-care, each sector's written files are read back through the tables in
@@ -89,7 +118,8 @@ fn removal_targets_present(
             }
             if !crate::table::wdl_path(out, t).exists() {
                 return Err(CliError::usage(format!(
-                    "--removal-dont-care: sector {s} needs sector {t}, which its removals lead                      to, compacted in {} first (name it too, or compact every sector)",
+                    "--removal-dont-care: sector {s} needs sector {t}, which its removals lead \
+                     to, compacted in {} first (name it too, or compact every sector)",
                     out.display()
                 )));
             }
@@ -173,6 +203,8 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
     }
     let options = WriteOptions {
         level: args.level,
+        distance_level: args.distance_level.unwrap_or(args.level),
+        wdl_layout: args.wdl_layout,
         block_slots: args.block_size,
         rule,
         unreachable_dont_care: true,

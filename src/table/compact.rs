@@ -5,7 +5,7 @@
 //! back and compared with what was meant to be written before the sector counts as done.
 
 use super::removal::{NO_REMOVAL, for_each_removal, symbol_rank};
-use super::writer::{WriteOptions, write_sector_lowering};
+use super::writer::{Fill, WriteOptions, write_sector_lowering};
 use super::{
     FileKind, SYMBOL_DRAW, SYMBOL_WIN, TableError, TableSet, for_each_orbit_run, sector_status,
     symbols_of, unreachable_in_run,
@@ -159,9 +159,10 @@ fn lowerable_slots(values: &[u16], best: &[i8], rule: NMoveRule) -> Vec<u64> {
 }
 
 /// Rewrite `sector` of `src` into `out` (another directory) with the positions no game
-/// reaches as "don't care", compressed with `options.level` in blocks of
-/// `options.block_slots` (the rule is the source's; `options.rule` and
-/// `options.unreachable_dont_care` are ignored). With `options.removal_dont_care` the WDL
+/// reaches as "don't care", compressed with `options.level` (distance file:
+/// `options.distance_level`) in blocks of `options.block_slots`, WDL symbols in
+/// `options.wdl_layout`, "don't care" symbols chosen by context (the rule is the source's;
+/// `options.rule` and `options.unreachable_dont_care` are ignored). With `options.removal_dont_care` the WDL
 /// file also stores removal don't-care symbols (docs/FORMAT.md, flag bit 1); then the sectors
 /// that removals from `sector` lead to must already be in `out`, as the read-back resolves
 /// through them. The files are written atomically, then read back and compared with the
@@ -198,7 +199,15 @@ pub fn compact_sector(
         removal_dont_care: false,
         ..*options
     };
-    let report = write_sector_lowering(out, &v, sector, &values, lowerable.as_deref(), &options)?;
+    let report = write_sector_lowering(
+        out,
+        &v,
+        sector,
+        &values,
+        lowerable.as_deref(),
+        Fill::Context,
+        &options,
+    )?;
     let check = || -> Result<(), TableError> {
         sector_status(out, &v, rule, sector)?;
         // Removal don't-care symbols are resolved with the best removals found above from

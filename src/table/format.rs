@@ -237,7 +237,7 @@ impl Header {
             return bad(format!("unknown compression id {}", self.compression));
         }
         let bits_ok = match self.kind {
-            FileKind::Wdl => self.symbol_bits == 2,
+            FileKind::Wdl => matches!(self.symbol_bits, 2 | 8),
             FileKind::Distance => matches!(self.symbol_bits, 8 | 16),
         };
         if !bits_ok {

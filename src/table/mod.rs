@@ -34,7 +34,7 @@ pub use reader::{
     sector_status,
 };
 pub(crate) use writer::temporary_path;
-pub use writer::{WriteOptions, WriteReport, is_temporary_of, write_sector};
+pub use writer::{WdlLayout, WriteOptions, WriteReport, is_temporary_of, write_sector};
 
 use crate::index::{Sector, SectorIndex};
 use crate::rules::Variant;

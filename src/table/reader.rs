@@ -215,7 +215,27 @@ impl TableFile {
         if out.len() != expected {
             return Err(failed(format!("{} bytes, expected {expected}", out.len())));
         }
+        if h.kind == FileKind::Wdl && h.symbol_bits == 8 {
+            return self.pack_wdl_bytes(block, &out);
+        }
         Ok(out.into_boxed_slice())
+    }
+
+    /// A WDL block stored one symbol per byte, packed four to a byte as readers keep every
+    /// WDL block; a byte above 3 is a bad symbol.
+    fn pack_wdl_bytes(&self, block: u32, symbols: &[u8]) -> Result<Box<[u8]>, TableError> {
+        let mut packed = vec![0u8; symbols.len().div_ceil(4)];
+        for (j, &s) in symbols.iter().enumerate() {
+            if s > 3 {
+                let slot = block as u64 * self.header.block_slots as u64 + j as u64;
+                return Err(self.corrupt(Corruption::BadSymbol {
+                    slot,
+                    symbol: s as u16,
+                }));
+            }
+            packed[j / 4] |= s << (2 * (j % 4));
+        }
+        Ok(packed.into_boxed_slice())
     }
 
     /// Verify every block (checksum and decompression), then the whole-file checksum.

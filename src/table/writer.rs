@@ -20,12 +20,32 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use xxhash_rust::xxh3::xxh3_64;
 
+/// How WDL symbols are laid out in a block before compression (docs/FORMAT.md, "Block
+/// contents").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WdlLayout {
+    /// Four 2-bit symbols to a byte (header symbol width 2): the default, and the smaller at
+    /// the default level.
+    #[default]
+    Packed,
+    /// One symbol per byte (symbol width 8): four times the input, but zstd's matches need
+    /// not start at a multiple of four slots; at level 19 moving-phase files come out about
+    /// 9 % smaller, placing-phase ones slightly larger.
+    Bytes,
+    /// Whichever of the two compresses a sample of the sector's blocks (every 16th) smaller.
+    Auto,
+}
+
 /// How to write a sector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WriteOptions {
-    /// zstd compression level (1 to 22; 9 by default: level 19 saves about 8 % more and
-    /// takes about 20 times as long).
+    /// zstd compression level of the WDL file (1 to 22; 9 by default: level 19 saves about
+    /// 8 % more and takes about 20 times as long).
     pub level: i32,
+    /// zstd compression level of the distance file (9 by default).
+    pub distance_level: i32,
+    /// Layout of the WDL symbols (packed by default).
+    pub wdl_layout: WdlLayout,
     /// Slots per block, a positive multiple of 4 (65,536 by default). Smaller blocks make
     /// a cold probe cheaper and compress worse.
     pub block_slots: u32,
@@ -47,6 +67,8 @@ impl Default for WriteOptions {
     fn default() -> Self {
         WriteOptions {
             level: DEFAULT_LEVEL,
+            distance_level: DEFAULT_LEVEL,
+            wdl_layout: WdlLayout::Packed,
             block_slots: DEFAULT_BLOCK_SLOTS,
             rule: NMoveRule::NONE,
             unreachable_dont_care: false,
@@ -109,7 +131,7 @@ pub fn write_sector(
                 .into(),
         ));
     }
-    write_sector_lowering(dir, variant, sector, values, None, options)
+    write_sector_lowering(dir, variant, sector, values, None, Fill::Repeat, options)
 }
 
 /// Bit `slot` of a per-slot bit set (64 slots per word).
@@ -118,17 +140,29 @@ pub(crate) fn bit(set: &[u64], slot: u64) -> bool {
     set[(slot / 64) as usize] >> (slot % 64) & 1 != 0
 }
 
+/// How the writer chooses the WDL symbols of "don't care" slots (unused, unreachable, or
+/// lowerable by a removal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fill {
+    /// Repeat the previous slot's symbol where allowed: fast (generation). The byte layout
+    /// always fills by context.
+    Repeat,
+    /// By context: the allowed choice seen most often after the same context in the block
+    /// (compaction; a few per cent smaller at high levels).
+    Context,
+}
+
 /// [`write_sector`], and with `lowerable` (one bit per slot) also the removal don't-care
 /// symbols of `super::removal`: at a slot whose bit is set a removal reaches the value, and
-/// the WDL file may store a lower symbol there (whichever continues the previous slot's run);
-/// both headers then carry [`super::FLAG_REMOVAL_DONT_CARE`]. The distance file is the same
-/// either way.
+/// the WDL file may store a lower symbol there (chosen by `fill`); both headers then carry
+/// [`super::FLAG_REMOVAL_DONT_CARE`]. The distance file is the same either way.
 pub(crate) fn write_sector_lowering(
     dir: &Path,
     variant: &Variant,
     sector: Sector,
     values: &[u16],
     lowerable: Option<&[u64]>,
+    fill: Fill,
     options: &WriteOptions,
 ) -> Result<WriteReport, TableError> {
     let start = Instant::now();
@@ -141,6 +175,11 @@ pub(crate) fn write_sector_lowering(
             "block size {} slots: must be a positive multiple of 4, at most {MAX_BLOCK_SLOTS}",
             options.block_slots
         ));
+    }
+    for level in [options.level, options.distance_level] {
+        if !(1..=22).contains(&level) {
+            return invalid(format!("zstd level {level}: must be 1 to 22"));
+        }
     }
     if variant.name.len() > 16 {
         return invalid(format!(
@@ -167,11 +206,11 @@ pub(crate) fn write_sector_lowering(
     let blocks = u32::try_from(blocks)
         .map_err(|_| TableError::InvalidInput(format!("{blocks} blocks: use larger blocks")))?;
     let wide = max_plies > u8::MAX as u16;
-    let header = |kind, symbol_bits, max_plies| Header {
+    let header = |kind, symbol_bits, max_plies, level| Header {
         kind,
         symbol_bits,
         compression: COMPRESSION_ZSTD,
-        level: options.level,
+        level,
         sector,
         index_scheme: INDEX_SCHEME,
         variant: variant.name.to_string(),
@@ -199,15 +238,25 @@ pub(crate) fn write_sector_lowering(
             "sector {sector}: the set of lowerable slots is shorter than the sector"
         ));
     }
-    let (wdl_blocks, dist_blocks) = compress_blocks(values, lowerable, options, wide)?;
+    let (layout, wdl_blocks, dist_blocks) =
+        compress_blocks(values, lowerable, fill, options, wide)?;
 
     let dist = assemble(
-        header(FileKind::Distance, if wide { 16 } else { 8 }, max_plies),
+        header(
+            FileKind::Distance,
+            if wide { 16 } else { 8 },
+            max_plies,
+            options.distance_level,
+        ),
         &dist_blocks,
     );
     let distance_path = distance_path(dir, sector);
     write_atomic(dir, &distance_path, &dist)?;
-    let mut wdl_header = header(FileKind::Wdl, 2, 0);
+    let wdl_bits = match layout {
+        WdlLayout::Bytes => 8,
+        _ => 2,
+    };
+    let mut wdl_header = header(FileKind::Wdl, wdl_bits, 0, options.level);
     wdl_header.companion = super::format::stored_file_checksum(&dist);
     let wdl = assemble(wdl_header, &wdl_blocks);
     let wdl_path = wdl_path(dir, sector);
@@ -284,45 +333,106 @@ struct Compressed {
     checksum: u64,
 }
 
-/// The WDL and distance symbol streams of every block, compressed.
-fn compress_blocks(
+/// Every block's WDL symbols in `layout` (not [`WdlLayout::Auto`]), compressed at
+/// `options.level`: lowered where `lowerable` allows (filled by `fill`), unless (packed
+/// layout) the block's plain symbols compress smaller (a stored true symbol resolves to itself, so readers
+/// resolve either). `only`: compress just the blocks it accepts (a sample), `None` for the
+/// others.
+fn compress_wdl(
     values: &[u16],
     lowerable: Option<&[u64]>,
+    fill: Fill,
+    layout: WdlLayout,
     options: &WriteOptions,
-    wide: bool,
-) -> Result<(Vec<Compressed>, Vec<Compressed>), TableError> {
+    only: impl Fn(usize) -> bool + Sync,
+) -> Result<Vec<Option<Compressed>>, TableError> {
     let block_slots = options.block_slots as usize;
-    let pairs: Vec<(Compressed, Compressed)> = values
+    values
         .par_chunks(block_slots)
         .enumerate()
         .map_init(
             || zstd::bulk::Compressor::new(options.level),
             |compressor, (b, block)| {
+                if !only(b) {
+                    return Ok(None);
+                }
                 let compressor = compressor.as_mut().map_err(compress_error)?;
-                let mut compress = |symbols: &[u8]| {
-                    let bytes = compressor.compress(symbols).map_err(compress_error)?;
-                    Ok::<_, TableError>(Compressed {
-                        checksum: xxh3_64(&bytes),
-                        bytes,
-                    })
-                };
                 let first = (b * block_slots) as u64;
-                let mut wdl = compress(&wdl_symbols(block, first, lowerable, options.rule))?;
-                if lowerable.is_some() {
+                let symbols = |lowerable| match (layout, fill) {
+                    (WdlLayout::Bytes, _) => {
+                        wdl_symbols_by_slot_context(block, first, lowerable, options.rule)
+                    }
+                    (_, Fill::Context) if lowerable.is_some() => {
+                        wdl_symbols_by_group_context(block, first, lowerable, options.rule)
+                    }
+                    _ => wdl_symbols(block, first, lowerable, options.rule),
+                };
+                let mut wdl = compress(compressor, &symbols(lowerable))?;
+                if lowerable.is_some() && layout == WdlLayout::Packed {
                     // Lowering helps most blocks but can break a pattern the compressor
-                    // liked: keep the plain block where it is smaller (readers resolve
-                    // either, as a stored true symbol resolves to itself).
-                    let plain = compress(&wdl_symbols(block, first, None, options.rule))?;
+                    // liked: keep the plain block where it is smaller. (Not tried in the
+                    // byte layout, where compression costs five times as much; there the
+                    // context fill follows the block's statistics, and `Auto` falls back
+                    // to the packed layout where the lowered bytes compress worse.)
+                    let plain = compress(compressor, &symbols(None))?;
                     if plain.bytes.len() < wdl.bytes.len() {
                         wdl = plain;
                     }
                 }
-                let dist = compress(&distance_symbols(block, options.rule, wide))?;
-                Ok((wdl, dist))
+                Ok(Some(wdl))
             },
         )
-        .collect::<Result<_, TableError>>()?;
-    Ok(pairs.into_iter().unzip())
+        .collect()
+}
+
+/// One compressed block.
+fn compress(
+    compressor: &mut zstd::bulk::Compressor<'static>,
+    symbols: &[u8],
+) -> Result<Compressed, TableError> {
+    let bytes = compressor.compress(symbols).map_err(compress_error)?;
+    Ok(Compressed {
+        checksum: xxh3_64(&bytes),
+        bytes,
+    })
+}
+
+/// The WDL symbol streams of every block in the layout chosen (for [`WdlLayout::Auto`]: by
+/// compressing every 16th block both ways), and the distance symbol streams, compressed.
+fn compress_blocks(
+    values: &[u16],
+    lowerable: Option<&[u64]>,
+    fill: Fill,
+    options: &WriteOptions,
+    wide: bool,
+) -> Result<(WdlLayout, Vec<Compressed>, Vec<Compressed>), TableError> {
+    let layout = match options.wdl_layout {
+        WdlLayout::Auto => {
+            let sample = |b: usize| b.is_multiple_of(16);
+            let size = |layout| -> Result<usize, TableError> {
+                let blocks = compress_wdl(values, lowerable, fill, layout, options, sample)?;
+                Ok(blocks.iter().flatten().map(|c| c.bytes.len()).sum())
+            };
+            if size(WdlLayout::Bytes)? < size(WdlLayout::Packed)? {
+                WdlLayout::Bytes
+            } else {
+                WdlLayout::Packed
+            }
+        }
+        layout => layout,
+    };
+    let wdl = compress_wdl(values, lowerable, fill, layout, options, |_| true)?;
+    let dist = values
+        .par_chunks(options.block_slots as usize)
+        .map_init(
+            || zstd::bulk::Compressor::new(options.distance_level),
+            |compressor, block| {
+                let compressor = compressor.as_mut().map_err(compress_error)?;
+                compress(compressor, &distance_symbols(block, options.rule, wide))
+            },
+        )
+        .collect::<Result<Vec<_>, TableError>>()?;
+    Ok((layout, wdl.into_iter().flatten().collect(), dist))
 }
 
 fn compress_error(e: impl std::fmt::Display) -> TableError {
@@ -492,4 +602,141 @@ mod tests {
             assert!(!is_temporary_of(other, "3-3-0-0.mbw"), "{other}");
         }
     }
+}
+
+/// The symbols that may be stored at each slot of `block` (first slot `first`) as 4-bit
+/// masks (bit `s`: symbol `s`): the true symbol only at a fixed slot, any symbol at a slot
+/// without a value, and the lower ones too where a removal reaches the value (`lowerable`).
+fn allowed_masks(block: &[u16], first: u64, lowerable: Option<&[u64]>, rule: NMoveRule) -> Vec<u8> {
+    block
+        .iter()
+        .enumerate()
+        .map(|(i, &code)| match Value::decode(code) {
+            None => 0b1111,
+            Some(v) => {
+                let truth = symbols_of(v, rule).0;
+                let reached = lowerable.is_some_and(|set| bit(set, first + i as u64));
+                (0..4u8)
+                    .filter(|&c| may_store(c, truth, reached))
+                    .fold(0, |mask, c| mask | 1 << c)
+            }
+        })
+        .collect()
+}
+
+/// The one symbol a mask allows, if it allows one only.
+#[inline]
+fn only_symbol(mask: u8) -> Option<u8> {
+    mask.is_power_of_two().then(|| mask.trailing_zeros() as u8)
+}
+
+/// [`wdl_symbols`] with the free slots chosen by context, four at a time: the symbols of a
+/// group of four slots (one packed byte) with a choice are the allowed byte seen most often
+/// after the previous byte among the block's groups so far (counted first over the groups
+/// without a choice), then the most often overall, then the previous byte repeated. That
+/// keeps the byte statistics skewed and the sequences repetitive, which zstd's matches and
+/// Huffman codes reward.
+fn wdl_symbols_by_group_context(
+    block: &[u16],
+    first: u64,
+    lowerable: Option<&[u64]>,
+    rule: NMoveRule,
+) -> Vec<u8> {
+    let masks = allowed_masks(block, first, lowerable, rule);
+    let group = |g: usize| -> [u8; 4] {
+        std::array::from_fn(|k| masks.get(4 * g + k).copied().unwrap_or(0b0001))
+    };
+    let fixed_byte = |m: [u8; 4]| -> Option<u8> {
+        m.iter()
+            .enumerate()
+            .try_fold(0u8, |b, (k, &x)| Some(b | only_symbol(x)? << (2 * k)))
+    };
+    let groups = block.len().div_ceil(4);
+    let mut after = vec![0u32; 256 * 256];
+    let mut overall = [0u32; 256];
+    let mut prev = None;
+    for g in 0..groups {
+        let b = fixed_byte(group(g));
+        if let Some(b) = b {
+            overall[b as usize] += 1;
+            if let Some(p) = prev {
+                after[p as usize * 256 + b as usize] += 1;
+            }
+        }
+        prev = b;
+    }
+    let mut out = Vec::with_capacity(groups);
+    let mut prev = 0u8;
+    for g in 0..groups {
+        let m = group(g);
+        let b = fixed_byte(m).unwrap_or_else(|| {
+            let row = &after[prev as usize * 256..][..256];
+            let symbols = |x: u8| (0..4u8).filter(move |&s| x >> s & 1 != 0);
+            let mut best: Option<((u32, u32, bool), u8)> = None;
+            for s0 in symbols(m[0]) {
+                for s1 in symbols(m[1]) {
+                    for s2 in symbols(m[2]) {
+                        for s3 in symbols(m[3]) {
+                            let b = s0 | s1 << 2 | s2 << 4 | s3 << 6;
+                            let score = (row[b as usize], overall[b as usize], b == prev);
+                            if best.is_none_or(|(top, _)| score > top) {
+                                best = Some((score, b));
+                            }
+                        }
+                    }
+                }
+            }
+            let b = best.expect("every slot allows a symbol").1;
+            after[prev as usize * 256 + b as usize] += 1;
+            overall[b as usize] += 1;
+            b
+        });
+        out.push(b);
+        prev = b;
+    }
+    out
+}
+
+/// WDL symbols one per byte of the block whose first slot is `first`, the free slots chosen
+/// by context: the allowed symbol seen most often after the same four previous symbols in
+/// the block (counted first over the runs without a choice), then the previous symbol.
+fn wdl_symbols_by_slot_context(
+    block: &[u16],
+    first: u64,
+    lowerable: Option<&[u64]>,
+    rule: NMoveRule,
+) -> Vec<u8> {
+    let masks = allowed_masks(block, first, lowerable, rule);
+    let mut counts = vec![[0u32; 4]; 256];
+    let (mut context, mut known) = (0u8, 0u32);
+    for &m in &masks {
+        match only_symbol(m) {
+            Some(s) => {
+                if known >= 4 {
+                    counts[context as usize][s as usize] += 1;
+                }
+                context = context << 2 | s;
+                known += 1;
+            }
+            None => known = 0,
+        }
+    }
+    let mut context = 0u8;
+    masks
+        .iter()
+        .map(|&m| {
+            let s = only_symbol(m).unwrap_or_else(|| {
+                let prev = context & 3;
+                let seen = &mut counts[context as usize];
+                let s = (0..4u8)
+                    .filter(|&s| m >> s & 1 != 0)
+                    .max_by_key(|&s| (seen[s as usize], s == prev))
+                    .expect("every slot allows a symbol");
+                seen[s as usize] += 1;
+                s
+            });
+            context = context << 2 | s;
+            s
+        })
+        .collect()
 }
