@@ -157,6 +157,7 @@ fn sizes(dir: &Path) {
         let r9 = write_sector(tmp.path(), &v, s, &values, &WriteOptions::default()).unwrap();
         let level19 = WriteOptions {
             level: 19,
+            distance_level: 19,
             ..WriteOptions::default()
         };
         let r19 = write_sector(tmp.path(), &v, s, &values, &level19).unwrap();

@@ -107,8 +107,8 @@ pub use solve::{
     solve_component_from, solve_component_under, solve_component_with,
 };
 pub use table::{
-    CompactReport, Corruption, TableAccess, TableError, TableSet, Wdl, WdlCounts, WriteOptions,
-    WriteReport, compact_sector, write_sector,
+    CompactReport, Corruption, TableAccess, TableError, TableSet, Wdl, WdlCounts, WdlLayout,
+    WriteOptions, WriteReport, compact_sector, write_sector,
 };
 pub use value::{NMoveRule, RuleValue, Value};
 pub use verify::{Mismatch, ValueLookup, verify_sector, verify_sector_under};

@@ -5,8 +5,8 @@
 use millbase::format::UNUSED;
 use millbase::format::{FileKind, HEADER_LEN, distance_path, sector_is_complete, wdl_path};
 use millbase::{
-    Corruption, Sector, SectorIndex, SolvedValues, TableError, TableSet, Wdl, WriteOptions,
-    component, solve_component, write_sector,
+    Corruption, Sector, SectorIndex, SolvedValues, TableError, TableSet, Wdl, WdlLayout,
+    WriteOptions, component, solve_component, write_sector,
 };
 use millbase::{Value, Variant};
 use proptest::prelude::*;
@@ -67,6 +67,17 @@ fn solved_sectors_round_trip() {
             block_slots: 1000,
             ..WriteOptions::default()
         },
+        WriteOptions {
+            wdl_layout: WdlLayout::Bytes,
+            block_slots: 1000,
+            ..WriteOptions::default()
+        },
+        WriteOptions {
+            level: 19,
+            distance_level: 3,
+            wdl_layout: WdlLayout::Auto,
+            ..WriteOptions::default()
+        },
     ] {
         let dir = tempfile::tempdir().unwrap();
         write_all(dir.path(), &options);
@@ -76,10 +87,15 @@ fn solved_sectors_round_trip() {
             assert!(sector_is_complete(dir.path(), &std(), s));
             let check = set.check_sector(s).unwrap();
             assert!(check.distance_bytes.is_some());
-            assert_eq!(
-                set.header(s, FileKind::Wdl).unwrap().block_slots,
-                options.block_slots
-            );
+            let wdl = set.header(s, FileKind::Wdl).unwrap();
+            assert_eq!(wdl.block_slots, options.block_slots);
+            assert_eq!(wdl.level, options.level);
+            if options.wdl_layout != WdlLayout::Auto {
+                let bits = (options.wdl_layout == WdlLayout::Bytes) as u8 * 6 + 2;
+                assert_eq!(wdl.symbol_bits, bits, "{s}");
+            }
+            let distance = set.header(s, FileKind::Distance).unwrap();
+            assert_eq!(distance.level, options.distance_level);
         }
         assert_eq!(set.max_plies(S33).unwrap(), 26);
         assert_eq!(set.header(S33, FileKind::Distance).unwrap().symbol_bits, 8);
@@ -166,6 +182,68 @@ fn patched(dir: &Path, path: &Path, f: impl FnOnce(&mut Vec<u8>)) -> TableSet {
     TableSet::new(dir, std())
 }
 
+/// A WDL file of symbol width 8 whose block 0 decompresses to a byte above 3 at slot 5
+/// (rebuilt with valid checksums, docs/FORMAT.md): every read of that block reports the slot
+/// and the file.
+#[test]
+fn a_wdl_symbol_byte_above_3_is_corrupt() {
+    use xxhash_rust::xxh3::xxh3_64;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let options = WriteOptions {
+        wdl_layout: WdlLayout::Bytes,
+        block_slots: 1000,
+        ..WriteOptions::default()
+    };
+    write_sector(d, &std(), S33, &solved()[&S33], &options).unwrap();
+    let w = wdl_path(d, S33);
+    let file = std::fs::read(&w).unwrap();
+    let u32_at = |o: usize| u32::from_le_bytes(file[o..o + 4].try_into().unwrap());
+    let u64_at = |o: usize| u64::from_le_bytes(file[o..o + 8].try_into().unwrap());
+    assert_eq!(file[17], 8);
+    let blocks = u32_at(76) as usize;
+    let mut data: Vec<Vec<u8>> = (0..blocks)
+        .map(|b| {
+            let (offset, len) = (u64_at(128 + 20 * b) as usize, u32_at(128 + 20 * b + 8));
+            file[offset..offset + len as usize].to_vec()
+        })
+        .collect();
+    let mut symbols = zstd::bulk::decompress(&data[0], 1000).unwrap();
+    symbols[5] = 7;
+    data[0] = zstd::bulk::compress(&symbols, 1).unwrap();
+    let mut table = Vec::new();
+    let mut offset = (128 + 20 * blocks) as u64;
+    for block in &data {
+        table.extend_from_slice(&offset.to_le_bytes());
+        table.extend_from_slice(&(block.len() as u32).to_le_bytes());
+        table.extend_from_slice(&xxh3_64(block).to_le_bytes());
+        offset += block.len() as u64;
+    }
+    let mut header = file[..128].to_vec();
+    header[112..120].copy_from_slice(&xxh3_64(&table).to_le_bytes());
+    let checksum = xxh3_64(&header[..120]);
+    header[120..].copy_from_slice(&checksum.to_le_bytes());
+    let mut rebuilt = [header, table, data.concat()].concat();
+    rebuilt.extend_from_slice(&xxh3_64(&rebuilt).to_le_bytes());
+    std::fs::write(&w, &rebuilt).unwrap();
+
+    let set = TableSet::new(d, std());
+    let index = SectorIndex::new(&std(), S33);
+    let used = (0..1000).find(|&s| index.position(s).is_some()).unwrap();
+    let (path, p) = corrupt(set.wdl(S33, used));
+    assert_eq!(path, w);
+    assert_eq!(p, Corruption::BadSymbol { slot: 5, symbol: 7 });
+    let e = set.value(S33, used).unwrap_err().to_string();
+    assert!(e.contains("3-3-0-0.mbw") && e.contains("slot 5"), "{e}");
+    assert!(set.read_values(S33).is_err());
+    assert!(set.check_sector(S33).is_err());
+    // The other blocks still read.
+    assert_eq!(
+        set.value(S33, 1500).unwrap(),
+        Value::decode(solved()[&S33][1500])
+    );
+}
+
 #[test]
 fn specific_errors_for_foreign_files() {
     let dir = tempfile::tempdir().unwrap();
@@ -213,7 +291,7 @@ fn specific_errors_for_foreign_files() {
     // A distance file of another write of the same sector.
     let other_dir = tempfile::tempdir().unwrap();
     let fast = WriteOptions {
-        level: 1,
+        distance_level: 1,
         ..WriteOptions::default()
     };
     write_sector(other_dir.path(), &std(), S33, &solved()[&S33], &fast).unwrap();

@@ -1,14 +1,15 @@
 //! Table files, format version 2: two compressed, checksummed files per solved sector,
 //! read through memory maps with random access to single slots.
 //!
-//! * `<w>-<b>-<wf>-<bf>.mbw` holds the WDL symbol of every slot (2 bits: draw, win, loss).
+//! * `<w>-<b>-<wf>-<bf>.mbw` holds the WDL symbol of every slot (draw, win, loss, and under
+//!   an N-move rule cursed win or blessed loss; four to a byte, or one per byte).
 //! * `<w>-<b>-<wf>-<bf>.mbd` holds the distance in plies of every win and loss (8 or 16 bits).
 //!
 //! The files are separable: a directory holding only `.mbw` files answers WDL probes. Slots
 //! are grouped in blocks of a fixed number of slots (65,536 by default), each compressed
 //! independently with zstd, so a probe decompresses one block (then cached). Unused slots,
-//! draws in the distance file, are "don't care": the writer repeats the previous symbol
-//! there, and the reader never looks at them (unused slots are known from the index, see
+//! draws in the distance file, are "don't care": the generator repeats the previous symbol
+//! there (compaction chooses by context, `symbols`), and the reader never looks at them (unused slots are known from the index, see
 //! [`SectorIndex::position`]). Each file has a header checksum, a block table checksum, a
 //! checksum per compressed block (verified whenever a block is decompressed) and a whole-file
 //! checksum (verified by [`TableSet::check_sector`] and [`sector_is_complete`]).
@@ -24,6 +25,7 @@ mod format;
 pub(crate) mod open;
 mod reader;
 mod removal;
+mod symbols;
 mod writer;
 
 pub use compact::{CompactReport, compact_sector};

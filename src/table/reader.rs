@@ -536,7 +536,7 @@ impl TableSet {
         let j = (slot % h.block_slots as u64) as usize;
         let key: Key = file.id << 32 | block as u64;
         let wide = h.symbol_bits == 16;
-        let wdl = h.symbol_bits == 2;
+        let wdl = h.kind == FileKind::Wdl;
         self.cache.with_block(
             key,
             || file.decode_block(block),

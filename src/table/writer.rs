@@ -2,16 +2,18 @@
 //! compressed in parallel, atomic replacement of the files.
 
 use super::format::{BlockEntry, Header};
-use super::removal::may_store;
+use super::symbols::{
+    distance_symbols, wdl_symbols, wdl_symbols_by_group_context, wdl_symbols_by_slot_context,
+};
 use super::{
     BLOCK_ENTRY_LEN, COMPRESSION_ZSTD, DEFAULT_BLOCK_SLOTS, DEFAULT_LEVEL, FileKind, HEADER_LEN,
-    INDEX_SCHEME, MAX_BLOCK_SLOTS, SYMBOL_DRAW, TRAILER_LEN, TableError, distance_path,
-    for_each_orbit_run, symbols_of, wdl_path,
+    INDEX_SCHEME, MAX_BLOCK_SLOTS, TRAILER_LEN, TableError, distance_path, for_each_orbit_run,
+    symbols_of, wdl_path,
 };
 use crate::index::{Sector, SectorIndex};
 use crate::reach::ReachFilter;
 use crate::rules::Variant;
-use crate::value::{DRAW, MAX_PLIES, NMoveRule, UNUSED, Value};
+use crate::value::{MAX_PLIES, NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
 use std::fs;
 use std::io::Write;
@@ -439,50 +441,6 @@ fn compress_error(e: impl std::fmt::Display) -> TableError {
     TableError::InvalidInput(format!("zstd compression failed: {e}"))
 }
 
-/// 2-bit WDL symbols packed four to a byte (slot `i` in bits `2 * (i % 4)`) of the block
-/// whose first slot is `first`; unused slots, and lowerable ones where the reader resolves it
-/// back, repeat the previous slot's symbol (0 at the start of the block).
-fn wdl_symbols(block: &[u16], first: u64, lowerable: Option<&[u64]>, rule: NMoveRule) -> Vec<u8> {
-    let mut out = vec![0u8; block.len().div_ceil(4)];
-    let mut prev = SYMBOL_DRAW;
-    for (i, &code) in block.iter().enumerate() {
-        let symbol = match Value::decode(code) {
-            None => prev,
-            Some(v) => {
-                let truth = symbols_of(v, rule).0;
-                let reached = lowerable.is_some_and(|set| bit(set, first + i as u64));
-                if may_store(prev, truth, reached) {
-                    prev
-                } else {
-                    truth
-                }
-            }
-        };
-        out[i / 4] |= symbol << (2 * (i % 4));
-        prev = symbol;
-    }
-    out
-}
-
-/// Distance symbols of wins, losses and (under an N-move rule) cursed wins and blessed
-/// losses, one byte each or two (little-endian) when `wide`; draws and unused slots repeat
-/// the previous slot's symbol (0 at the start of the block).
-fn distance_symbols(block: &[u16], rule: NMoveRule, wide: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(block.len() * (1 + wide as usize));
-    let mut prev = 0u16;
-    for &code in block {
-        if code != UNUSED && code != DRAW {
-            prev = Value::decode(code).map_or(prev, |v| symbols_of(v, rule).1);
-        }
-        if wide {
-            out.extend_from_slice(&prev.to_le_bytes());
-        } else {
-            out.push(prev as u8);
-        }
-    }
-    out
-}
-
 /// The file: header, block table, blocks, trailer.
 fn assemble(mut header: Header, blocks: &[Compressed]) -> Vec<u8> {
     let data: usize = blocks.iter().map(|b| b.bytes.len()).sum();
@@ -602,141 +560,4 @@ mod tests {
             assert!(!is_temporary_of(other, "3-3-0-0.mbw"), "{other}");
         }
     }
-}
-
-/// The symbols that may be stored at each slot of `block` (first slot `first`) as 4-bit
-/// masks (bit `s`: symbol `s`): the true symbol only at a fixed slot, any symbol at a slot
-/// without a value, and the lower ones too where a removal reaches the value (`lowerable`).
-fn allowed_masks(block: &[u16], first: u64, lowerable: Option<&[u64]>, rule: NMoveRule) -> Vec<u8> {
-    block
-        .iter()
-        .enumerate()
-        .map(|(i, &code)| match Value::decode(code) {
-            None => 0b1111,
-            Some(v) => {
-                let truth = symbols_of(v, rule).0;
-                let reached = lowerable.is_some_and(|set| bit(set, first + i as u64));
-                (0..4u8)
-                    .filter(|&c| may_store(c, truth, reached))
-                    .fold(0, |mask, c| mask | 1 << c)
-            }
-        })
-        .collect()
-}
-
-/// The one symbol a mask allows, if it allows one only.
-#[inline]
-fn only_symbol(mask: u8) -> Option<u8> {
-    mask.is_power_of_two().then(|| mask.trailing_zeros() as u8)
-}
-
-/// [`wdl_symbols`] with the free slots chosen by context, four at a time: the symbols of a
-/// group of four slots (one packed byte) with a choice are the allowed byte seen most often
-/// after the previous byte among the block's groups so far (counted first over the groups
-/// without a choice), then the most often overall, then the previous byte repeated. That
-/// keeps the byte statistics skewed and the sequences repetitive, which zstd's matches and
-/// Huffman codes reward.
-fn wdl_symbols_by_group_context(
-    block: &[u16],
-    first: u64,
-    lowerable: Option<&[u64]>,
-    rule: NMoveRule,
-) -> Vec<u8> {
-    let masks = allowed_masks(block, first, lowerable, rule);
-    let group = |g: usize| -> [u8; 4] {
-        std::array::from_fn(|k| masks.get(4 * g + k).copied().unwrap_or(0b0001))
-    };
-    let fixed_byte = |m: [u8; 4]| -> Option<u8> {
-        m.iter()
-            .enumerate()
-            .try_fold(0u8, |b, (k, &x)| Some(b | only_symbol(x)? << (2 * k)))
-    };
-    let groups = block.len().div_ceil(4);
-    let mut after = vec![0u32; 256 * 256];
-    let mut overall = [0u32; 256];
-    let mut prev = None;
-    for g in 0..groups {
-        let b = fixed_byte(group(g));
-        if let Some(b) = b {
-            overall[b as usize] += 1;
-            if let Some(p) = prev {
-                after[p as usize * 256 + b as usize] += 1;
-            }
-        }
-        prev = b;
-    }
-    let mut out = Vec::with_capacity(groups);
-    let mut prev = 0u8;
-    for g in 0..groups {
-        let m = group(g);
-        let b = fixed_byte(m).unwrap_or_else(|| {
-            let row = &after[prev as usize * 256..][..256];
-            let symbols = |x: u8| (0..4u8).filter(move |&s| x >> s & 1 != 0);
-            let mut best: Option<((u32, u32, bool), u8)> = None;
-            for s0 in symbols(m[0]) {
-                for s1 in symbols(m[1]) {
-                    for s2 in symbols(m[2]) {
-                        for s3 in symbols(m[3]) {
-                            let b = s0 | s1 << 2 | s2 << 4 | s3 << 6;
-                            let score = (row[b as usize], overall[b as usize], b == prev);
-                            if best.is_none_or(|(top, _)| score > top) {
-                                best = Some((score, b));
-                            }
-                        }
-                    }
-                }
-            }
-            let b = best.expect("every slot allows a symbol").1;
-            after[prev as usize * 256 + b as usize] += 1;
-            overall[b as usize] += 1;
-            b
-        });
-        out.push(b);
-        prev = b;
-    }
-    out
-}
-
-/// WDL symbols one per byte of the block whose first slot is `first`, the free slots chosen
-/// by context: the allowed symbol seen most often after the same four previous symbols in
-/// the block (counted first over the runs without a choice), then the previous symbol.
-fn wdl_symbols_by_slot_context(
-    block: &[u16],
-    first: u64,
-    lowerable: Option<&[u64]>,
-    rule: NMoveRule,
-) -> Vec<u8> {
-    let masks = allowed_masks(block, first, lowerable, rule);
-    let mut counts = vec![[0u32; 4]; 256];
-    let (mut context, mut known) = (0u8, 0u32);
-    for &m in &masks {
-        match only_symbol(m) {
-            Some(s) => {
-                if known >= 4 {
-                    counts[context as usize][s as usize] += 1;
-                }
-                context = context << 2 | s;
-                known += 1;
-            }
-            None => known = 0,
-        }
-    }
-    let mut context = 0u8;
-    masks
-        .iter()
-        .map(|&m| {
-            let s = only_symbol(m).unwrap_or_else(|| {
-                let prev = context & 3;
-                let seen = &mut counts[context as usize];
-                let s = (0..4u8)
-                    .filter(|&s| m >> s & 1 != 0)
-                    .max_by_key(|&s| (seen[s as usize], s == prev))
-                    .expect("every slot allows a symbol");
-                seen[s as usize] += 1;
-                s
-            });
-            context = context << 2 | s;
-            s
-        })
-        .collect()
 }
