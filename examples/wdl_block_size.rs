@@ -2,10 +2,11 @@
 //! levels? Decodes the stored (packed, 2-bit) WDL stream of `DIR/SECTOR.mbw` straight from
 //! the file layout of docs/FORMAT.md, regroups it into blocks of each size and compresses
 //! every block at each level; prints the total compressed bytes (plus 20 bytes of block
-//! table per block) for each pair.
+//! table per block) for each pair. With `--bytes` it also compresses the same symbols one per
+//! byte (the WDL layout of symbol width 8).
 //!
 //! ```sh
-//! cargo run --release --example wdl_block_size -- DIR SECTOR [LEVELS] [SLOTS...]
+//! cargo run --release --example wdl_block_size -- [--bytes] DIR SECTOR [LEVELS] [SLOTS...]
 //! ```
 //!
 //! LEVELS is a comma-separated list (default `9,19`); SLOTS are block sizes in slots, each a
@@ -15,9 +16,11 @@ use rayon::prelude::*;
 use std::fs;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let bytes_too = args.iter().any(|a| a == "--bytes");
+    args.retain(|a| a != "--bytes");
     if args.len() < 2 {
-        return Err("usage: wdl_block_size DIR SECTOR [LEVELS] [SLOTS...]".into());
+        return Err("usage: wdl_block_size [--bytes] DIR SECTOR [LEVELS] [SLOTS...]".into());
     }
     let path = std::path::Path::new(&args[0]).join(format!("{}.mbw", args[1]));
     let levels: Vec<i32> = args
@@ -38,30 +41,51 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
     let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap());
     let (slots, block_slots, blocks) = (u64_at(56), u32_at(72) as u64, u32_at(76) as usize);
+    let width = bytes[17];
     let mut stream = Vec::with_capacity(slots.div_ceil(4) as usize);
     for b in 0..blocks {
         let entry = 128 + 20 * b;
         let (offset, len) = (u64_at(entry) as usize, u32_at(entry + 8) as usize);
         let k = block_slots.min(slots - b as u64 * block_slots);
-        stream.extend(zstd::bulk::decompress(
-            &bytes[offset..offset + len],
-            k.div_ceil(4) as usize,
-        )?);
+        let data = &bytes[offset..offset + len];
+        if width == 8 {
+            let symbols = zstd::bulk::decompress(data, k as usize)?;
+            let mut packed = vec![0u8; k.div_ceil(4) as usize];
+            for (j, s) in symbols.into_iter().enumerate() {
+                packed[j / 4] |= s << (2 * (j % 4));
+            }
+            stream.extend(packed);
+        } else {
+            stream.extend(zstd::bulk::decompress(data, k.div_ceil(4) as usize)?);
+        }
     }
+    let one_per_byte: Vec<u8> = (0..slots as usize)
+        .map(|i| stream[i / 4] >> (2 * (i % 4)) & 3)
+        .collect();
     println!(
         "{}: {slots} slots, file {} bytes (blocks of {block_slots} slots)",
         path.display(),
         bytes.len()
     );
+    let total = |data: &[u8], chunk: usize, level: i32| -> Result<usize, std::io::Error> {
+        Ok(data
+            .par_chunks(chunk)
+            .map(|c| zstd::bulk::compress(c, level).map(|c| c.len() + 20))
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .sum())
+    };
     for &level in &levels {
         for &size in &sizes {
-            let total: usize = stream
-                .par_chunks(size / 4)
-                .map(|chunk| zstd::bulk::compress(chunk, level).map(|c| c.len() + 20))
-                .collect::<Result<Vec<_>, _>>()?
-                .into_iter()
-                .sum();
-            println!("level {level:>2}, {size:>8} slots per block: {total:>11} bytes");
+            let packed = total(&stream, size / 4, level)?;
+            print!("level {level:>2}, {size:>8} slots per block: {packed:>11} bytes");
+            if bytes_too {
+                let t = std::time::Instant::now();
+                let one = total(&one_per_byte, size, level)?;
+                let secs = t.elapsed().as_secs_f64();
+                print!(", one symbol per byte {one:>11} bytes ({secs:.1} s)");
+            }
+            println!();
         }
     }
     Ok(())
