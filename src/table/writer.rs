@@ -408,22 +408,33 @@ fn compress_blocks(
     options: &WriteOptions,
     wide: bool,
 ) -> Result<(WdlLayout, Vec<Compressed>, Vec<Compressed>), TableError> {
-    let layout = match options.wdl_layout {
+    let (layout, wdl) = match options.wdl_layout {
         WdlLayout::Auto => {
+            // The sample's blocks of the layout kept are not compressed again.
             let sample = |b: usize| b.is_multiple_of(16);
-            let size = |layout| -> Result<usize, TableError> {
-                let blocks = compress_wdl(values, lowerable, fill, layout, options, sample)?;
-                Ok(blocks.iter().flatten().map(|c| c.bytes.len()).sum())
+            let bytes = compress_wdl(values, lowerable, fill, WdlLayout::Bytes, options, sample)?;
+            let packed = compress_wdl(values, lowerable, fill, WdlLayout::Packed, options, sample)?;
+            let size = |blocks: &[Option<Compressed>]| -> usize {
+                blocks.iter().flatten().map(|c| c.bytes.len()).sum()
             };
-            if size(WdlLayout::Bytes)? < size(WdlLayout::Packed)? {
-                WdlLayout::Bytes
+            let (layout, sampled) = if size(&bytes) < size(&packed) {
+                (WdlLayout::Bytes, bytes)
             } else {
-                WdlLayout::Packed
-            }
+                (WdlLayout::Packed, packed)
+            };
+            let rest = compress_wdl(values, lowerable, fill, layout, options, |b| !sample(b))?;
+            let merged = sampled
+                .into_iter()
+                .zip(rest)
+                .map(|(a, b)| a.or(b))
+                .collect();
+            (layout, merged)
         }
-        layout => layout,
+        layout => (
+            layout,
+            compress_wdl(values, lowerable, fill, layout, options, |_| true)?,
+        ),
     };
-    let wdl = compress_wdl(values, lowerable, fill, layout, options, |_| true)?;
     let dist = values
         .par_chunks(options.block_slots as usize)
         .map_init(
@@ -434,7 +445,9 @@ fn compress_blocks(
             },
         )
         .collect::<Result<Vec<_>, TableError>>()?;
-    Ok((layout, wdl.into_iter().flatten().collect(), dist))
+    let wdl: Vec<Compressed> = wdl.into_iter().flatten().collect();
+    debug_assert_eq!(wdl.len(), dist.len());
+    Ok((layout, wdl, dist))
 }
 
 fn compress_error(e: impl std::fmt::Display) -> TableError {
