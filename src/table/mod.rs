@@ -21,20 +21,21 @@
 mod cache;
 mod compact;
 mod dir;
+mod file;
 mod format;
 pub(crate) mod open;
 mod reader;
 mod removal;
+mod status;
 mod symbols;
 mod writer;
 
 pub use compact::{CompactReport, compact_sector};
 pub use dir::{TableDir, check_table_dir};
+pub use file::TableAccess;
 pub use format::Header;
-pub use reader::{
-    SectorCheck, TableAccess, TableSet, WdlCounts, sector_is_complete, sector_is_complete_under,
-    sector_status,
-};
+pub use reader::{SectorCheck, TableSet, WdlCounts};
+pub use status::{sector_is_complete, sector_is_complete_under, sector_status};
 pub(crate) use writer::temporary_path;
 pub use writer::{WdlLayout, WriteOptions, WriteReport, is_temporary_of, write_sector};
 
