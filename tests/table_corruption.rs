@@ -185,22 +185,13 @@ fn patched(dir: &Path, path: &Path, f: impl FnOnce(&mut Vec<u8>)) -> TableSet {
 /// A WDL file of symbol width 8 whose block 0 decompresses to a byte above 3 at slot 5
 /// (rebuilt with valid checksums, docs/FORMAT.md): every read of that block reports the slot
 /// and the file.
-#[test]
-fn a_wdl_symbol_byte_above_3_is_corrupt() {
+/// Change the first block of the WDL file `w` (blocks of 1,000 slots) with `change`, keeping
+/// every checksum valid.
+fn rewrite_first_wdl_block(w: &Path, bytes_per_block: usize, change: impl FnOnce(&mut [u8])) {
     use xxhash_rust::xxh3::xxh3_64;
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    let options = WriteOptions {
-        wdl_layout: WdlLayout::Bytes,
-        block_slots: 1000,
-        ..WriteOptions::default()
-    };
-    write_sector(d, &std(), S33, &solved()[&S33], &options).unwrap();
-    let w = wdl_path(d, S33);
-    let file = std::fs::read(&w).unwrap();
+    let file = std::fs::read(w).unwrap();
     let u32_at = |o: usize| u32::from_le_bytes(file[o..o + 4].try_into().unwrap());
     let u64_at = |o: usize| u64::from_le_bytes(file[o..o + 8].try_into().unwrap());
-    assert_eq!(file[17], 8);
     let blocks = u32_at(76) as usize;
     let mut data: Vec<Vec<u8>> = (0..blocks)
         .map(|b| {
@@ -208,8 +199,8 @@ fn a_wdl_symbol_byte_above_3_is_corrupt() {
             file[offset..offset + len as usize].to_vec()
         })
         .collect();
-    let mut symbols = zstd::bulk::decompress(&data[0], 1000).unwrap();
-    symbols[5] = 7;
+    let mut symbols = zstd::bulk::decompress(&data[0], bytes_per_block).unwrap();
+    change(&mut symbols);
     data[0] = zstd::bulk::compress(&symbols, 1).unwrap();
     let mut table = Vec::new();
     let mut offset = (128 + 20 * blocks) as u64;
@@ -225,7 +216,36 @@ fn a_wdl_symbol_byte_above_3_is_corrupt() {
     header[120..].copy_from_slice(&checksum.to_le_bytes());
     let mut rebuilt = [header, table, data.concat()].concat();
     rebuilt.extend_from_slice(&xxh3_64(&rebuilt).to_le_bytes());
-    std::fs::write(&w, &rebuilt).unwrap();
+    std::fs::write(w, &rebuilt).unwrap();
+}
+
+/// `millbase verify --quiet --dir DIR SECTOR`: exit code and standard error.
+fn verify_cli(dir: &Path, sector: &str) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args(["verify", "--quiet", "--dir"])
+        .arg(dir)
+        .arg(sector)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_wdl_symbol_byte_above_3_is_corrupt() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let options = WriteOptions {
+        wdl_layout: WdlLayout::Bytes,
+        block_slots: 1000,
+        ..WriteOptions::default()
+    };
+    write_sector(d, &std(), S33, &solved()[&S33], &options).unwrap();
+    let w = wdl_path(d, S33);
+    assert_eq!(std::fs::read(&w).unwrap()[17], 8);
+    rewrite_first_wdl_block(&w, 1000, |symbols| symbols[5] = 7);
 
     let set = TableSet::new(d, std());
     let index = SectorIndex::new(&std(), S33);
@@ -241,6 +261,42 @@ fn a_wdl_symbol_byte_above_3_is_corrupt() {
     assert_eq!(
         set.value(S33, 1500).unwrap(),
         Value::decode(solved()[&S33][1500])
+    );
+    // Every checksum holds, but decoding a block of one symbol per byte already finds it.
+    assert!(set.check_checksums(S33).is_err());
+    let (code, err) = verify_cli(d, "3-3");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("3-3-0-0.mbw") && err.contains("slot 5") && err.contains("1 bad file"),
+        "{err}"
+    );
+}
+
+/// A packed symbol 3 (a rule draw) in a table without an N-move rule passes every checksum
+/// and block decoding; reading the values finds it, and `verify` blames the file.
+#[test]
+fn a_rule_draw_symbol_in_a_rule_free_table_is_found_by_verify() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let options = WriteOptions {
+        wdl_layout: WdlLayout::Packed,
+        block_slots: 1000,
+        ..WriteOptions::default()
+    };
+    write_sector(d, &std(), S33, &solved()[&S33], &options).unwrap();
+    let index = SectorIndex::new(&std(), S33);
+    let used = (0..1000).find(|&s| index.position(s).is_some()).unwrap() as usize;
+    rewrite_first_wdl_block(&wdl_path(d, S33), 250, |packed| {
+        packed[used / 4] |= 3 << (2 * (used % 4))
+    });
+    let set = TableSet::new(d, std());
+    assert!(set.check_checksums(S33).is_ok());
+    assert!(set.check_sector(S33).is_err());
+    let (code, err) = verify_cli(d, "3-3");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("3-3-0-0.mbw") && err.contains(&format!("slot {used}")),
+        "{err}"
     );
 }
 

@@ -25,6 +25,11 @@ pub struct VerifyArgs {
     /// Do not draw a progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Cache up to N MiB of decompressed table blocks for the look-ups that resolve
+    /// "removal don't care" symbols (tables written by `compact --removal-dont-care`); other
+    /// tables are read whole, without it.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    cache_mb: usize,
     /// Verify only these sectors (their successors' tables must be there too); default:
     /// every table in the directory.
     #[arg(value_name = "SECTOR")]
@@ -186,7 +191,7 @@ pub fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
     }
     let wdl_only = listing.wdl_only();
     // Whole reads bypass the block cache; tables with removal don't-care symbols use it.
-    let tables = TableSet::new(&dir, v);
+    let tables = TableSet::new(&dir, v).with_cache_bytes(args.cache_mb.saturating_mul(1 << 20));
     // The tables' N-move rule: every file must have the same (a file of another rule is
     // reported as damaged, naming it, when it is checked).
     let rule = tables.detect_rule().ok().flatten().unwrap_or_default();
@@ -211,10 +216,12 @@ pub fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
     let mut cache: HashMap<Sector, Vec<u16>> = HashMap::new();
     for &s in &sectors {
         bar.set_message(s.to_string());
-        // The sector's own files: present under the rule, and every checksum.
+        // The sector's own files: present under the rule, and every checksum (their symbols
+        // are checked when the sector is read whole below, or were when it was read as a
+        // successor of an earlier sector).
         let own = match listing.missing_half(s) {
             Some(e) => Err(e),
-            None => tables.check_sector(s).map(drop),
+            None => tables.check_checksums(s).map(drop),
         };
         if let Err(e) = own {
             found.bad_file(&e, &dir, s, &bar);

@@ -677,6 +677,19 @@ impl TableSet {
     /// Verify every checksum of the files of `sector` (the distance file if there is one, and
     /// that it belongs to the WDL file), and that every used slot holds a meaningful symbol.
     pub fn check_sector(&self, sector: Sector) -> Result<SectorCheck, TableError> {
+        let check = self.check_checksums(sector)?;
+        if check.distance_bytes.is_some() {
+            self.read_values(sector)?;
+        } else {
+            self.wdl_counts(sector)?;
+        }
+        Ok(check)
+    }
+
+    /// The checksums of [`TableSet::check_sector`] (every block's and each whole file's, and
+    /// that the distance file belongs to the WDL file), without reading the symbols: for a
+    /// caller that reads the whole sector next anyway.
+    pub fn check_checksums(&self, sector: Sector) -> Result<SectorCheck, TableError> {
         let e = self.entry(sector)?;
         let wdl = self.file(e, FileKind::Wdl)?;
         wdl.check_all()?;
@@ -690,9 +703,6 @@ impl TableSet {
         };
         if let Some(d) = dist {
             d.check_all()?;
-            self.read_values(sector)?;
-        } else {
-            self.wdl_counts(sector)?;
         }
         Ok(SectorCheck {
             wdl_bytes: wdl.len,
