@@ -18,14 +18,14 @@ use xxhash_rust::xxh3::{Xxh3, xxh3_64};
 /// Source of file ids for cache keys, unique in the process.
 static NEXT_FILE_ID: AtomicU64 = AtomicU64::new(1);
 
-/// How a [`TableSet`] reads its files.
+/// How a [`TableSet`](super::TableSet) reads its files.
 ///
 /// The default, [`TableAccess::Read`], reads each compressed block with a positioned read when
 /// it is needed: a file that is truncated or rewritten while it is open gives an error naming
 /// it (or, if the bytes changed, a checksum error), never undefined behaviour.
 /// [`TableAccess::MemoryMap`] maps the files instead, which saves a system call per block
 /// read; it is only sound while no table file is truncated or modified in place (see
-/// [`TableSet::with_memory_map`]).
+/// [`TableSet::with_memory_map`](super::TableSet::with_memory_map)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TableAccess {
     /// Positioned reads of the blocks (safe whatever happens to the files).
