@@ -83,10 +83,14 @@ fn verify_passes_then_fails_on_a_flipped_byte_or_a_truncation() {
     let (code, out, err) = run(&["verify", "--quiet", "--dir", d]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("ok: 3 sectors, 1690422 positions"), "{out}");
-    // Named sectors only: 4-3 has 760,398 positions (3-4's count is in solver_figures).
+    // Named sectors and their components' partners: 4-3 brings 3-4, which was solved with
+    // it (760,398 positions each, solver_figures); 3-3 is a component of its own.
     let (code, out, err) = run(&["verify", "--quiet", "--dir", d, "4-3"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("ok: 1 sectors, 760398 positions"), "{out}");
+    assert!(out.contains("ok: 2 sectors, 1520796 positions"), "{out}");
+    let (code, out, err) = run(&["verify", "--quiet", "--dir", d, "3-3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("ok: 1 sector, 169626 positions"), "{out}");
     let (code, _, err) = run(&["verify", "--quiet", "--dir", d, "5-3"]);
     assert_eq!(code, 2);
     assert!(err.contains("no table of sector 5-3-0-0"), "{err}");

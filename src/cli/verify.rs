@@ -4,7 +4,7 @@
 
 use super::generate::{parse_sectors, scan_tables, table_dir};
 use super::{CliError, VariantArg, emit, one_line};
-use crate::graph::successor_sectors;
+use crate::graph::{component, successor_sectors};
 use crate::index::Sector;
 use crate::table::{TableDir, TableError, TableSet, Wdl, distance_path, wdl_path};
 use crate::value::Value;
@@ -30,8 +30,9 @@ pub struct VerifyArgs {
     /// tables are read whole, without it.
     #[arg(long, value_name = "N", default_value_t = 1024)]
     cache_mb: usize,
-    /// Verify only these sectors (their successors' tables must be there too); default:
-    /// every table in the directory.
+    /// Verify only these sectors and the other sectors of their components, which are solved
+    /// with them (their successors' tables must be there too); default: every table in the
+    /// directory.
     #[arg(value_name = "SECTOR")]
     sectors: Vec<String>,
 }
@@ -187,7 +188,10 @@ pub fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
                 dir.display()
             )));
         }
-        sectors.retain(|s| wanted.contains(s));
+        // A named sector brings the other sectors of its component, which `generate` solved
+        // with it (`verify 3-4` checks 3-4-0-0 and 4-3-0-0), when the directory holds them.
+        let with_partners: Vec<Sector> = wanted.iter().flat_map(|&s| component(&v, s)).collect();
+        sectors.retain(|s| with_partners.contains(s));
     }
     let wdl_only = listing.wdl_only();
     // Whole reads bypass the block cache; tables with removal don't-care symbols use it.
@@ -311,9 +315,10 @@ pub fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
     } else {
         "every checksum and every value agrees"
     };
+    let n = sectors.len();
+    let noun = if n == 1 { "sector" } else { "sectors" };
     emit(&format!(
-        "ok: {} sectors, {checked_total} positions, {what}\n",
-        sectors.len()
+        "ok: {n} {noun}, {checked_total} positions, {what}\n"
     ))
 }
 
