@@ -169,6 +169,12 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
             args.block_size
         )));
     }
+    if std::fs::metadata(&args.out).is_ok_and(|m| !m.is_dir()) {
+        return Err(CliError::usage(format!(
+            "{}: not a directory (OUT names the output directory)",
+            args.out.display()
+        )));
+    }
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("{}: cannot create: {e}", args.out.display())))?;
     let same = match (dir.canonicalize(), args.out.canonicalize()) {
