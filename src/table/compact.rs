@@ -360,9 +360,9 @@ fn lowerable_slots(values: &[u16], best: &[i8], rule: NMoveRule) -> Vec<u64> {
 /// through them. The files are written atomically, then read back and compared with the
 /// values meant: a difference is an error and the written files are removed.
 ///
-/// A source with removal don't-care symbols is resolved a whole sector at a time
-/// ([`CompactSource`]); to compact several sectors, [`compact_sector_from`] with one
-/// [`CompactSource`] keeps resolved sectors between them.
+/// A source with removal don't-care symbols is resolved a whole sector at a time, from the
+/// whole resolved values of the sectors its removals lead to (`millbase compact` also keeps
+/// resolved sectors from one sector to the next).
 pub fn compact_sector(
     src: &TableSet,
     out: &Path,
