@@ -189,6 +189,27 @@ fn bad_input_exits_2_naming_the_problem() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("must differ from --dir"), "{err}");
 
+    // An output that is a file, not a directory: the same message as `export`'s.
+    let file = tmp.path().join("a-file");
+    fs::write(&file, b"not a directory").unwrap();
+    let f = file.to_str().unwrap();
+    for command in ["compact", "export"] {
+        let mut args = vec![command, "--dir", d, f];
+        if command == "export" {
+            args.splice(1..1, ["--format", "malom"]);
+        } else {
+            args.splice(1..1, ["--variant", "six"]);
+        }
+        let (code, _, err) = millbase(&args);
+        assert_eq!(code, 2, "{command}: {err}");
+        assert_eq!(
+            err.trim_end(),
+            format!("millbase: error: {f}: not a directory (OUT names the output directory)"),
+            "{command}"
+        );
+    }
+    assert_eq!(fs::read(&file).unwrap(), b"not a directory");
+
     // A sector that is not there.
     let out = tmp.path().join("out");
     let o = out.to_str().unwrap();

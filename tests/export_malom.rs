@@ -159,6 +159,107 @@ impl Reader {
     }
 }
 
+/// The file name of a sector's `.sec2` file.
+fn sec2_name(s: (u8, u8, u8, u8)) -> String {
+    format!("std_{}_{}_{}_{}.sec2", s.0, s.1, s.2, s.3)
+}
+
+/// Open a database directory the way a reader that checks it first does (Sanmill's database
+/// query, as docs/MALOM.md describes it): every sector `std.secval` declares must have its
+/// `.sec2` file, with the header of the format and the length its index needs (entries, the
+/// trailer's count and that many escaped pairs); otherwise the whole directory is refused.
+fn open_checked(dir: &Path) -> Result<Reader, String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut reader = Reader::new(dir);
+    let mut declared: Vec<_> = reader.secval.keys().copied().collect();
+    declared.sort();
+    let missing: Vec<String> = declared
+        .iter()
+        .map(|&s| sec2_name(s))
+        .filter(|n| !dir.join(n).is_file())
+        .collect();
+    if let Some(first) = missing.first() {
+        return Err(format!(
+            "database incomplete: {}/{} declared sectors have their files (no {first})",
+            declared.len() - missing.len(),
+            declared.len()
+        ));
+    }
+    for s in declared {
+        let path = dir.join(sec2_name(s));
+        let mut file = std::fs::File::open(&path).unwrap();
+        let len = file.metadata().unwrap().len();
+        let mut header = [0u8; 64];
+        file.read_exact(&mut header)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let i32_at = |b: &[u8], o: usize| i32::from_le_bytes(b[o..o + 4].try_into().unwrap());
+        if (i32_at(&header, 0), i32_at(&header, 4), i32_at(&header, 8)) != (2, 3, 12)
+            || header[12..].iter().any(|&b| b != 0)
+        {
+            return Err(format!("{}: not a .sec2 header", path.display()));
+        }
+        let (w, b) = (s.0 as u32, s.1 as u32);
+        let entries = reader.reps(w).len() as u64 * choose(24 - w as u64, b as u64);
+        let mut count = [0u8; 4];
+        file.seek(SeekFrom::Start(64 + 3 * entries))
+            .and_then(|_| file.read_exact(&mut count))
+            .map_err(|e| format!("{}: too short: {e}", path.display()))?;
+        let escaped = i32_at(&count, 0) as u64;
+        if len != 68 + 3 * entries + 8 * escaped {
+            return Err(format!(
+                "{}: {len} bytes for {entries} entries",
+                path.display()
+            ));
+        }
+    }
+    Ok(reader)
+}
+
+/// The sectors whose `.sec2` files `dir` holds.
+fn sec2_files(dir: &Path) -> BTreeSet<(u8, u8, u8, u8)> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            let f: Vec<u8> = name
+                .strip_prefix("std_")?
+                .strip_suffix(".sec2")?
+                .split('_')
+                .map(|x| x.parse().unwrap())
+                .collect();
+            Some((f[0], f[1], f[2], f[3]))
+        })
+        .collect()
+}
+
+/// The 498 sectors of Malom's std database, derived here: every sector reachable from the
+/// empty board by stone counts, a removal allowed after any placement or move, both sides
+/// keeping three stones or more.
+fn malom_sectors() -> BTreeSet<(u8, u8, u8, u8)> {
+    let mut seen = BTreeSet::from([(0u8, 0u8, 9u8, 9u8)]);
+    let mut stack = vec![(0u8, 0u8, 9u8, 9u8)];
+    while let Some((w, b, wf, bf)) = stack.pop() {
+        let mut next = vec![];
+        if wf > 0 {
+            next.push((b, w + 1, bf, wf - 1));
+            if b > 0 {
+                next.push((b - 1, w + 1, bf, wf - 1));
+            }
+        } else if w >= 3 {
+            next.push((b, w, bf, 0));
+            if b > 0 {
+                next.push((b - 1, w, bf, 0));
+            }
+        }
+        for t in next {
+            if t.0 + t.2 >= 3 && t.1 + t.3 >= 3 && seen.insert(t) {
+                stack.push(t);
+            }
+        }
+    }
+    seen
+}
+
 /// A `.sec2` file read whole.
 struct Sec2 {
     entries: Vec<u32>,
@@ -284,6 +385,9 @@ struct Fixture {
     _tmp: tempfile::TempDir,
     tables: PathBuf,
     out: PathBuf,
+    /// Standard output and error of the export.
+    stdout: String,
+    stderr: String,
 }
 
 fn fixture() -> &'static Fixture {
@@ -307,11 +411,12 @@ fn fixture() -> &'static Fixture {
             out.to_str().unwrap(),
         ]);
         assert_eq!(code, 0, "{err}");
-        assert!(so.starts_with("done: "), "{so}");
         Fixture {
             _tmp: tmp,
             tables,
             out,
+            stdout: so,
+            stderr: err,
         }
     })
 }
@@ -362,45 +467,123 @@ fn check_sector(
 }
 
 #[test]
-fn secval_declares_the_498_sectors_of_malom_std() {
+fn secval_declares_the_sectors_exported_and_a_checking_reader_opens_it() {
     let f = fixture();
-    let reader = Reader::new(&f.out);
+    let reader = open_checked(&f.out).unwrap();
     assert_eq!((reader.virt_loss, reader.virt_win), (-299, 299));
-    // Every sector reachable from the empty board by stone counts, a removal allowed after
-    // any placement or move, both sides keeping three stones or more.
-    let mut seen = BTreeSet::from([(0u8, 0u8, 9u8, 9u8)]);
-    let mut stack = vec![(0u8, 0u8, 9u8, 9u8)];
-    while let Some((w, b, wf, bf)) = stack.pop() {
-        let mut next = vec![];
-        if wf > 0 {
-            next.push((b, w + 1, bf, wf - 1));
-            if b > 0 {
-                next.push((b - 1, w + 1, bf, wf - 1));
-            }
-        } else if w >= 3 {
-            next.push((b, w, bf, 0));
-            if b > 0 {
-                next.push((b - 1, w, bf, 0));
-            }
-        }
-        for t in next {
-            if t.0 + t.2 >= 3 && t.1 + t.3 >= 3 && seen.insert(t) {
-                stack.push(t);
-            }
-        }
-    }
-    assert_eq!(seen.len(), 498);
+    assert!(reader.secval.values().all(|&v| v == 0));
+    // Exactly the sectors written: every sector of Malom's database that the tables hold.
     let declared: BTreeSet<_> = reader.secval.keys().copied().collect();
-    assert_eq!(declared, seen);
-    // Files of the exported sectors only, no temporary files left.
-    let mut names: Vec<String> = std::fs::read_dir(&f.out)
+    let files = sec2_files(&f.out);
+    assert_eq!(declared, files);
+    let tables: BTreeSet<_> = std::fs::read_dir(&f.tables)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            Some(parse(name.strip_suffix(".mbw")?))
+        })
+        .filter(|s| malom_sectors().contains(s))
+        .collect();
+    assert_eq!(files, tables);
+    for s in ["3-3", "5-3", "0-1-3-2", "3-3-1-1", "1-1-2-2"] {
+        assert!(declared.contains(&parse(s)), "{s}: {declared:?}");
+    }
+    // No temporary files left.
+    let names: Vec<String> = std::fs::read_dir(&f.out)
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    names.sort();
-    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
-    assert!(names.contains(&"std_0_1_3_2.sec2".to_string()), "{names:?}");
-    assert!(names.contains(&"std_5_3_0_0.sec2".to_string()), "{names:?}");
+    assert_eq!(names.len(), files.len() + 1, "{names:?}");
+}
+
+#[test]
+fn per_sector_lines_and_the_summary_go_to_standard_output() {
+    let f = fixture();
+    let lines: Vec<&str> = f.stdout.lines().collect();
+    let files = sec2_files(&f.out);
+    assert_eq!(lines.len(), files.len() + 1, "{}", f.stdout);
+    for s in files {
+        let name = sec2_name(s);
+        let len = std::fs::metadata(f.out.join(&name)).unwrap().len();
+        let line = format!("{name}: {} entries, {len} bytes", (len - 68) / 3);
+        assert!(lines.contains(&line.as_str()), "{line}: {}", f.stdout);
+    }
+    let done = lines.last().unwrap();
+    let n = lines.len() - 1;
+    assert!(
+        done.starts_with(&format!("done: {n} sectors exported (")),
+        "{done}"
+    );
+    assert!(
+        done.ends_with(&format!(
+            "declares the {n} sectors whose .sec2 files OUT holds"
+        )),
+        "{done}"
+    );
+    assert_eq!(f.stderr, "", "--quiet: nothing on standard error");
+}
+
+/// `--declare-all-sectors` declares Malom's 498 sectors (the set derived here); with files
+/// missing, it warns, and a reader that checks the directory refuses it. Exports into the
+/// same directory add up; a damaged file there is refused before anything is written.
+#[test]
+fn declaring_all_sectors_and_exporting_in_parts() {
+    let f = fixture();
+    let tmp = tempfile::tempdir().unwrap();
+    let all = tmp.path().join("all");
+    let (code, so, err) = export(&f.tables, &all, &["--declare-all-sectors", "3-3"]);
+    assert_eq!(code, 0, "{err}");
+    let reader = Reader::new(&all);
+    let declared: BTreeSet<_> = reader.secval.keys().copied().collect();
+    let derived = malom_sectors();
+    assert_eq!(derived.len(), 498);
+    assert_eq!(declared, derived);
+    assert!(
+        so.contains("declares all 498 sectors of Malom's database, 497 of them without"),
+        "{so}"
+    );
+    assert!(
+        err.starts_with("millbase: warning: ") && err.contains("refuses"),
+        "{err}"
+    );
+    let refused = open_checked(&all).err().expect("refused");
+    assert!(refused.contains("1/498 declared sectors"), "{refused}");
+
+    // In parts: each export declares what the directory then holds.
+    let parts = tmp.path().join("parts");
+    for (s, declared) in [("3-3", 1), ("3-4", 2), ("3-3", 2)] {
+        let (code, so, err) = export(&f.tables, &parts, &[s]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(err, "");
+        let r = open_checked(&parts).unwrap();
+        assert_eq!(r.secval.len(), declared, "{so}");
+    }
+    let secval = std::fs::read_to_string(parts.join("std.secval")).unwrap();
+    assert_eq!(
+        secval,
+        "virt_loss_val: -299\nvirt_win_val: 299\n2\n3 3 0 0 0\n3 4 0 0 0\n"
+    );
+    // A damaged file of an earlier export: refused, naming it, nothing written.
+    let victim = parts.join("std_3_4_0_0.sec2");
+    let len = std::fs::metadata(&victim).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&victim)
+        .unwrap()
+        .set_len(len - 3)
+        .unwrap();
+    let (code, _, err) = export(&f.tables, &parts, &["4-3"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!("{}: {} bytes", victim.display(), len - 3)),
+        "{err}"
+    );
+    assert!(!parts.join("std_4_3_0_0.sec2").exists());
+    assert_eq!(
+        std::fs::read_to_string(parts.join("std.secval")).unwrap(),
+        secval
+    );
+    assert!(open_checked(&parts).is_err());
 }
 
 #[test]

@@ -7,8 +7,8 @@ use crate::generate::remove_stale_temporaries;
 use crate::index::{Sector, SectorIndex};
 use crate::lock::ComponentLock;
 use crate::table::{
-    CompactReport, FileKind, TableError, TableSet, WdlLayout, WriteOptions, compact_sector,
-    sector_status,
+    CompactReport, CompactSource, FileKind, TableError, TableSet, WdlLayout, WriteOptions,
+    compact_sector_from, sector_status,
 };
 use crate::value::NMoveRule;
 use clap::Args;
@@ -46,6 +46,11 @@ pub struct CompactArgs {
     /// compacted before (or with) the ones named.
     #[arg(long)]
     removal_dont_care: bool,
+    /// Keep up to N MiB of DIR's sectors resolved from "removal don't care" symbols (tables
+    /// written by `compact --removal-dont-care`), for the sectors whose removals lead to
+    /// them; such sectors are resolved a whole sector at a time, other tables read whole.
+    #[arg(long, value_name = "N", default_value_t = 1024)]
+    cache_mb: usize,
     /// Do not draw a progress bar.
     #[arg(long)]
     quiet: bool,
@@ -164,6 +169,12 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
             args.block_size
         )));
     }
+    if std::fs::metadata(&args.out).is_ok_and(|m| !m.is_dir()) {
+        return Err(CliError::usage(format!(
+            "{}: not a directory (OUT names the output directory)",
+            args.out.display()
+        )));
+    }
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("{}: cannot create: {e}", args.out.display())))?;
     let same = match (dir.canonicalize(), args.out.canonicalize()) {
@@ -177,7 +188,7 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
             args.out.display()
         )));
     }
-    let source = TableSet::new(&dir, v).with_cache_bytes(0);
+    let source = TableSet::new(&dir, v);
     let rule = source
         .detect_rule()
         .map_err(|e| CliError::usage(e.to_string()))?
@@ -194,10 +205,10 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
             rule.n()
         )));
     }
-    // Removal don't-care looks up the removals' successors position by position: cache.
-    let source = source
-        .with_rule(rule)
-        .with_cache_bytes(if args.removal_dont_care { 1 << 30 } else { 0 });
+    // Sectors are read whole; the block cache serves the rare look-up of a removal that
+    // leads to a don't-care slot of a removal don't-care source.
+    let source = source.with_rule(rule);
+    let source = CompactSource::new(&source, args.cache_mb.saturating_mul(1 << 20));
     if args.removal_dont_care {
         removal_targets_present(&v, &sectors, &args.out)?;
     }
@@ -238,7 +249,7 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
             bar.inc(n);
             continue;
         }
-        let r = compact_sector(&source, &args.out, sector, &options)
+        let r = compact_sector_from(&source, &args.out, sector, &options)
             .map_err(|e| compact_error(e, &args.out))?;
         bar.suspend(|| {
             emit(&format!(

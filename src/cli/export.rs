@@ -5,7 +5,8 @@ use super::generate::{parse_sectors, table_dir};
 use super::{CliError, VariantArg, emit, quote};
 use crate::export::ExportError;
 use crate::export::malom::{
-    check_exportable, export_sector, malom_sectors, sec2_name, supports, write_secval,
+    check_exportable, check_sec2, export_sector, malom_sectors, sec2_files_in, sec2_name, supports,
+    write_secval,
 };
 use crate::index::Sector;
 use crate::table::{TableDir, TableError, TableSet};
@@ -33,6 +34,13 @@ pub struct ExportArgs {
     /// with `millbase generate --malom`).
     #[arg(long, conflicts_with = "sectors")]
     all: bool,
+    /// Declare all 498 sectors of Malom's database in `std.secval`, whether OUT holds their
+    /// `.sec2` files or not (by default it declares exactly the sectors whose files OUT
+    /// holds: those exported now and by earlier exports into OUT). Sanmill's check of a
+    /// database directory refuses a declared sector without its file, so with files missing
+    /// this prints a warning.
+    #[arg(long)]
+    declare_all_sectors: bool,
     /// Output directory (created if missing); existing files of the same names are
     /// replaced.
     #[arg(value_name = "OUT")]
@@ -51,6 +59,11 @@ fn export_error(e: ExportError) -> CliError {
     }
 }
 
+/// "1 sector", "15 sectors".
+fn count(n: usize) -> String {
+    format!("{n} sector{}", if n == 1 { "" } else { "s" })
+}
+
 /// `millbase export`.
 pub fn run_export(args: &ExportArgs) -> Result<(), CliError> {
     if args.format != "malom" {
@@ -64,6 +77,12 @@ pub fn run_export(args: &ExportArgs) -> Result<(), CliError> {
         return Err(CliError::usage(format!(
             "--format malom exports the standard game only (Malom's std database), not {}",
             v.name
+        )));
+    }
+    if std::fs::metadata(&args.out).is_ok_and(|m| !m.is_dir()) {
+        return Err(CliError::usage(format!(
+            "{}: not a directory (OUT names the output directory)",
+            args.out.display()
         )));
     }
     let dir = table_dir(&args.dir, &v);
@@ -121,12 +140,22 @@ pub fn run_export(args: &ExportArgs) -> Result<(), CliError> {
             e
         })?;
     }
-    if std::fs::metadata(&args.out).is_ok_and(|m| !m.is_dir()) {
-        return Err(CliError::usage(format!(
-            "{}: not a directory (OUT names the output directory)",
-            args.out.display()
-        )));
-    }
+    // Files of other sectors already in OUT (from earlier exports) are declared too: check
+    // them before anything is written.
+    let earlier: Vec<Sector> = sec2_files_in(&args.out)
+        .map_err(export_error)?
+        .into_iter()
+        .filter(|(s, _)| !sectors.contains(s))
+        .map(|(s, path)| {
+            check_sec2(&path, s).map(|()| s).map_err(|why| {
+                CliError::usage(format!(
+                    "{}: {why}; export sector {s} again or remove the file (std.secval \
+                     declares every sector whose file OUT holds)",
+                    path.display()
+                ))
+            })
+        })
+        .collect::<Result<_, _>>()?;
     std::fs::create_dir_all(&args.out).map_err(|e| {
         export_error(ExportError::Io {
             path: args.out.clone(),
@@ -156,25 +185,57 @@ pub fn run_export(args: &ExportArgs) -> Result<(), CliError> {
         let done = export_sector(&tables, s, &args.out, &|n| bar.inc(n)).map_err(export_error)?;
         bytes += done.bytes;
         bar.suspend(|| {
-            if !args.quiet {
-                eprintln!(
-                    "{}: {} entries, {} bytes",
-                    sec2_name(s),
-                    done.entries,
-                    done.bytes
-                );
-            }
-        });
+            emit(&format!(
+                "{}: {} entries, {} bytes\n",
+                sec2_name(s),
+                done.entries,
+                done.bytes
+            ))
+        })?;
     }
-    let secval = write_secval(&args.out).map_err(export_error)?;
+    let mut held: Vec<Sector> = sectors.iter().chain(&earlier).copied().collect();
+    held.sort();
+    let declared = if args.declare_all_sectors {
+        all.clone()
+    } else {
+        held.clone()
+    };
+    let secval = write_secval(&args.out, &declared).map_err(export_error)?;
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
+    let what = if declared.len() == all.len() && held.len() == all.len() {
+        format!("all {} sectors of Malom's database", all.len())
+    } else if args.declare_all_sectors {
+        format!(
+            "all {} sectors of Malom's database, {} of them without a .sec2 file in OUT",
+            all.len(),
+            all.len() - held.len()
+        )
+    } else {
+        format!("the {} whose .sec2 files OUT holds", count(held.len()))
+    };
+    let earlier_note = if earlier.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} exported earlier)", earlier.len())
+    };
     emit(&format!(
-        "done: {} sectors exported ({total} entries, {bytes} bytes) in {secs:.1} s to {}; \
-         {} declares all {} sectors of Malom's database\n",
-        sectors.len(),
+        "done: {} exported ({total} entries, {bytes} bytes) in {secs:.1} s to {}; \
+         {} declares {what}{earlier_note}\n",
+        count(sectors.len()),
         args.out.display(),
         secval.display(),
-        all.len()
-    ))
+    ))?;
+    if args.declare_all_sectors && held.len() < all.len() {
+        eprintln!(
+            "millbase: warning: {} declares all {} sectors but {} holds the .sec2 files of \
+             {} only: a reader that checks the directory (Sanmill's database query) refuses \
+             it; without --declare-all-sectors only the sectors whose files it holds are declared",
+            secval.display(),
+            all.len(),
+            args.out.display(),
+            held.len()
+        );
+    }
+    Ok(())
 }

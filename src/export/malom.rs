@@ -74,8 +74,7 @@ pub fn supports(v: &Variant) -> bool {
 /// The sectors of Malom's standard database (498): every sector reachable from the empty
 /// board when counting stones only — a placement or a move may always remove an opponent
 /// stone from the board, whatever the geometry — among those where both sides have at
-/// least three stones (on board plus in hand). Sanmill's reader looks up only these, and
-/// `std.secval` must declare every one of them. Sorted.
+/// least three stones (on board plus in hand). Sanmill's reader looks up only these. Sorted.
 pub fn malom_sectors() -> Vec<Sector> {
     let stones = Variant::standard().stones;
     let start = Sector::new(0, 0, stones, stones);
@@ -105,7 +104,7 @@ pub fn malom_sectors() -> Vec<Sector> {
     sorted.into_iter().collect()
 }
 
-/// The text of `std.secval` declaring `sectors`, each with value 0 (so that key1 is 299 for
+/// The text of `std.secval` declaring `sectors` (in the order given), each with value 0 (so that key1 is 299 for
 /// a win and −299 for a loss in every sector, and every draw is the same draw).
 pub fn secval_text(sectors: &[Sector]) -> String {
     let mut text = format!(
@@ -404,13 +403,73 @@ pub fn export_sector(
     })
 }
 
-/// Write `out/std.secval` (atomically) declaring every sector of Malom's database.
-pub fn write_secval(out: &Path) -> Result<PathBuf, ExportError> {
+/// Write `out/std.secval` (atomically) declaring `sectors` (sorted here).
+pub fn write_secval(out: &Path, sectors: &[Sector]) -> Result<PathBuf, ExportError> {
+    let mut sorted = sectors.to_vec();
+    sorted.sort();
+    sorted.dedup();
     let path = out.join(secval_name());
     let mut file = AtomicFile::create(&path)?;
-    file.write_all(secval_text(&malom_sectors()).as_bytes())?;
+    file.write_all(secval_text(&sorted).as_bytes())?;
     file.commit()?;
     Ok(path)
+}
+
+/// Length in bytes of the `.sec2` file of `sector` as written here.
+pub fn sec2_len(sector: Sector) -> u64 {
+    (SEC2_HEADER_LEN + SEC2_TRAILER_LEN) as u64
+        + MalomIndex::new(sector).entries() * ENTRY_BYTES as u64
+}
+
+/// Check a `.sec2` file of `sector` found in an output directory (written by an earlier
+/// export): its header and its length as this exporter writes them. `Err` says what is
+/// wrong, in plain words.
+pub fn check_sec2(path: &Path, sector: Sector) -> Result<(), String> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let len = file.metadata().map_err(|e| e.to_string())?.len();
+    let want = sec2_len(sector);
+    if len != want {
+        return Err(format!(
+            "{len} bytes, but the file of sector {sector} has {want} (68 + 3 per entry)"
+        ));
+    }
+    let mut header = [0u8; SEC2_HEADER_LEN];
+    file.read_exact(&mut header).map_err(|e| e.to_string())?;
+    if header != sec2_header() {
+        return Err(
+            "not the 64-byte header of a .sec2 file (version 2, 3-byte entries, \
+                    split 12)"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
+/// The sectors of Malom's database whose `.sec2` files `out` holds (by name), sorted.
+pub fn sec2_files_in(out: &Path) -> Result<Vec<(Sector, PathBuf)>, ExportError> {
+    let io = |error| ExportError::Io {
+        path: out.to_path_buf(),
+        error,
+    };
+    let all: HashSet<Sector> = malom_sectors().into_iter().collect();
+    let mut found = Vec::new();
+    let entries = match std::fs::read_dir(out) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(found),
+        Err(e) => return Err(io(e)),
+    };
+    for entry in entries {
+        let path = entry.map_err(io)?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        if let Some(&s) = all.iter().find(|&&s| sec2_name(s) == name) {
+            found.push((s, path));
+        }
+    }
+    found.sort();
+    Ok(found)
 }
 
 /// Malom's index of a position given in millbase's numbering: its entry, found through
