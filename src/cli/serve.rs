@@ -27,8 +27,8 @@ pub struct ServeArgs {
     /// [default: 20] (hidden: for tests).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds, hide = true)]
     timeout: Option<Duration>,
-    /// The most connections served at once [default: half the descriptor limit, at most
-    /// 1024] (hidden: for tests).
+    /// The most connections served at once [default: half the descriptors still free, at
+    /// most 1024] (hidden: for tests).
     #[arg(long, value_name = "N", hide = true,
           value_parser = clap::value_parser!(u32).range(1..))]
     max_connections: Option<u32>,

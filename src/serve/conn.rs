@@ -4,8 +4,8 @@
 //! Every connection holds a descriptor, and so do the tables the probes open; a server that
 //! accepted every connection would run out of descriptors (and, before this module, died
 //! there). So at most [`Limits::max_connections`] connections are served at once (by default
-//! half the process's descriptor limit); more wait in the kernel's queue until one closes.
-//! A connection is closed when a request's head is not complete within
+//! half the descriptors the process may still open); more wait in the kernel's queue until
+//! one closes. A connection is closed when a request's head is not complete within
 //! [`Limits::timeout`] of waiting for it (an idle connection, a keep-alive one between
 //! requests, or one sending its head slowly), or when the client reads none of the answer
 //! for as long. A request body is never read (every route is GET or HEAD): the answer is
@@ -50,31 +50,39 @@ pub struct Limits {
 }
 
 impl Default for Limits {
-    /// Half the process's descriptor limit (the other half stays for the tables and the
-    /// runtime), at most [`MAX_CONNECTIONS`]; [`TIMEOUT`].
+    /// Half the descriptors the process may still open (the other half stays for the tables
+    /// and the runtime), at least 1 and at most [`MAX_CONNECTIONS`]; [`TIMEOUT`].
     fn default() -> Limits {
         Limits {
-            max_connections: connections_for(descriptor_limit()),
+            max_connections: connections_for(descriptor_limit(), descriptors_open()),
             timeout: TIMEOUT,
         }
     }
 }
 
+/// How many descriptors the process has open (0 if that cannot be listed).
+fn descriptors_open() -> u64 {
+    // The listing's own descriptor is among those it lists.
+    std::fs::read_dir("/dev/fd").map_or(0, |d| d.count().saturating_sub(1) as u64)
+}
+
 /// The process's soft limit on open descriptors (`None`: unlimited or unknown).
-fn descriptor_limit() -> Option<u64> {
+fn descriptor_limit() -> Option<libc::rlim_t> {
     let mut limit = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: getrlimit only writes the struct it is given.
     let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
-    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur as u64)
+    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur)
 }
 
-/// The default cap on connections under a descriptor limit of `limit`.
-fn connections_for(limit: Option<u64>) -> usize {
+/// The default cap on connections under a descriptor limit of `limit` with `open`
+/// descriptors open.
+fn connections_for(limit: Option<libc::rlim_t>, open: u64) -> usize {
     limit.map_or(MAX_CONNECTIONS, |l| {
-        usize::try_from(l / 2).map_or(MAX_CONNECTIONS, |half| half.clamp(1, MAX_CONNECTIONS))
+        let half = l.saturating_sub(open) / 2;
+        usize::try_from(half).map_or(MAX_CONNECTIONS, |h| h.clamp(1, MAX_CONNECTIONS))
     })
 }
 
@@ -220,12 +228,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_cap_is_half_the_descriptor_limit_within_bounds() {
-        assert_eq!(connections_for(Some(32)), 16);
-        assert_eq!(connections_for(Some(1024)), 512);
-        assert_eq!(connections_for(Some(1_048_576)), MAX_CONNECTIONS);
-        assert_eq!(connections_for(Some(1)), 1);
-        assert_eq!(connections_for(Some(0)), 1);
-        assert_eq!(connections_for(None), MAX_CONNECTIONS);
+    fn the_cap_is_half_the_free_descriptors_within_bounds() {
+        assert_eq!(connections_for(Some(32), 0), 16);
+        assert_eq!(connections_for(Some(32), 6), 13);
+        assert_eq!(connections_for(Some(1024), 10), 507);
+        assert_eq!(connections_for(Some(1_048_576), 10), MAX_CONNECTIONS);
+        assert_eq!(connections_for(Some(1), 0), 1);
+        assert_eq!(connections_for(Some(8), 20), 1);
+        assert_eq!(connections_for(None, 10), MAX_CONNECTIONS);
+    }
+
+    #[test]
+    fn open_descriptors_are_counted() {
+        // Standard output and error at least (0 would mean the listing failed).
+        assert!(descriptors_open() >= 2, "{}", descriptors_open());
     }
 }
