@@ -3,10 +3,11 @@
 use super::generate::table_dir;
 use super::{CliError, VariantArg};
 use crate::probe::Tablebase;
-use crate::serve::{self, Explorer};
+use crate::serve::{self, Explorer, Limits};
 use clap::Args;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Arguments of `millbase serve`.
 #[derive(Debug, Args)]
@@ -22,6 +23,24 @@ pub struct ServeArgs {
     /// Port to listen on (0: any free port; the printed URL tells which).
     #[arg(long, default_value_t = 8080)]
     port: u16,
+    /// Seconds a connection may wait for a request's head or leave its answer unread
+    /// [default: 20] (hidden: for tests).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds, hide = true)]
+    timeout: Option<Duration>,
+    /// The most connections served at once [default: half the descriptors still free, at
+    /// most 1024] (hidden: for tests).
+    #[arg(long, value_name = "N", hide = true,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: Option<u32>,
+}
+
+/// A positive number of seconds, fractions allowed.
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    s.parse::<f64>()
+        .ok()
+        .filter(|&x| x > 0.0)
+        .and_then(|x| Duration::try_from_secs_f64(x).ok())
+        .ok_or_else(|| format!("'{s}': expected a positive number of seconds"))
 }
 
 /// `millbase serve`: print the URL to open, then serve until stopped.
@@ -60,6 +79,11 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), CliError> {
             dir.display()
         );
     }
-    serve::run(listener, Explorer::new(tb, dir))
+    let mut limits = Limits::default();
+    limits.timeout = args.timeout.unwrap_or(limits.timeout);
+    if let Some(n) = args.max_connections {
+        limits.max_connections = n as usize;
+    }
+    serve::run(listener, Explorer::new(tb, dir), limits)
         .map_err(|e| CliError::failure(format!("the server stopped: {e}")))
 }

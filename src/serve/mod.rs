@@ -6,11 +6,14 @@
 //! wait on the disk, run on tokio's blocking thread pool so that slow ones never stall the
 //! connections. Routes: `/` (the page; its position is in the query, `/?fen=...`),
 //! `/app.js`, `/style.css`, `/favicon.svg`, and the API of [`api`]. Anything else is a 404;
-//! a method other than GET or HEAD a 405.
+//! a method other than GET or HEAD a 405. Connections are capped and idle or slow ones
+//! closed: see [`conn`].
 
 pub mod api;
+pub mod conn;
 
 pub use api::{Explorer, Reply};
+pub use conn::Limits;
 
 use axum::Router;
 use axum::body::Body;
@@ -34,10 +37,15 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
 /// cores to the others, and few enough that a burst of requests queues instead of thrashing.
 const PROBE_THREADS: usize = 16;
 
-/// Serve `explorer` on `listener` until the process is stopped.
-pub fn run(listener: std::net::TcpListener, explorer: Explorer) -> std::io::Result<()> {
+/// Serve `explorer` on `listener` within `limits` until the process is stopped.
+pub fn run(
+    listener: std::net::TcpListener,
+    explorer: Explorer,
+    limits: Limits,
+) -> std::io::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_io()
+        .enable_time()
         .thread_name("millbase-serve")
         .max_blocking_threads(PROBE_THREADS)
         .build()?;
@@ -45,7 +53,8 @@ pub fn run(listener: std::net::TcpListener, explorer: Explorer) -> std::io::Resu
     runtime.block_on(async move {
         listener.set_nonblocking(true)?;
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        axum::serve(listener, app).await
+        conn::serve(listener, app, limits).await;
+        Ok(())
     })
 }
 
