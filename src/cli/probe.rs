@@ -44,7 +44,7 @@ pub struct ProbeArgs {
 pub struct CounterArg {
     /// The N-move counter (plies since the last removal or placement) [default: the
     /// position string's counter field, 0 for `start`].
-    #[arg(long, value_name = "C")]
+    #[arg(long, value_name = "C", allow_negative_numbers = true)]
     pub(super) counter: Option<u32>,
 }
 
@@ -70,7 +70,13 @@ pub struct PvArgs {
     dir: Option<PathBuf>,
     /// Longest line to print, at most 1000 (a drawn line also stops when it repeats a
     /// position of its own).
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 100,
+        value_parser = super::whole::<usize>(),
+        allow_negative_numbers = true
+    )]
     max_plies: usize,
     /// Print JSON: {"value", "plies", "dtr", "rule": {"n", "counter"}, "line": ["move", ...]}.
     #[arg(long)]
