@@ -269,7 +269,7 @@ fn under_the_n_move_rule_a_drawn_line_ends_at_n_plies_or_a_repetition() {
     let mut ends = std::collections::HashMap::new();
     for k in 0..300 {
         let pos = random_position(&mut rng, 3 + k % 2, 4 - k % 2);
-        let counter = (k % 4) as u32;
+        let counter = k % 4;
         let value = tb.value_at(&pos, counter).unwrap();
         let mut line = Vec::new();
         let end = tb
