@@ -98,7 +98,7 @@ pub use notation::{
 };
 pub use plan::{PlanEntry, plan};
 pub use position::{Color, Move, Position};
-pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, Tablebase};
+pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase};
 pub use rules::{
     Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
 };

@@ -26,6 +26,7 @@ use crate::position::{Move, Position};
 use crate::rules::{MIN_STONES, Variant};
 use crate::table::{TableError, TableSet, Wdl, check_table_dir};
 use crate::value::{NMoveRule, RuleValue, Value, best_of};
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 
@@ -276,35 +277,68 @@ impl Tablebase {
     }
 
     /// The principal variation under the tables' N-move rule from counter `counter`: best
-    /// moves (the first in move order among equals) until the game ends, or `max_plies`
-    /// moves. With the rule a drawn line ends when the counter reaches N.
+    /// moves (the first in move order among equals) until the game ends, the line repeats
+    /// one of its own positions, or `max_plies` moves ([`Tablebase::principal_variation_with`]
+    /// also says which). With the rule a drawn line ends when the counter reaches N.
     pub fn principal_variation_at(
         &self,
         pos: &Position,
         counter: u32,
         max_plies: usize,
     ) -> Result<Vec<MoveRuleValue>, ProbeError> {
-        let rule = self.rule();
         let mut line = Vec::new();
+        self.principal_variation_with(pos, counter, max_plies, |m| line.push(*m))?;
+        Ok(line)
+    }
+
+    /// [`Tablebase::principal_variation_at`] move by move: `each` gets every move of the line
+    /// as soon as it is found (a caller can print the line as it grows); returns why the line
+    /// ended.
+    ///
+    /// A won or lost line ends the game (every best move brings the end, or under an N-move
+    /// rule the next removal or placement, one ply nearer, and those cannot be undone). A
+    /// drawn one comes back to one of its own positions sooner or later, from where it would
+    /// go round in circles: it stops after the move that repeats ([`PvEnd::Repetition`]).
+    /// Under a rule (where the line is drawn, cursed or blessed from its first position on)
+    /// it may reach the rule's N plies first ([`PvEnd::NMoveRule`]). Memory grows with the
+    /// line, one entry per position.
+    pub fn principal_variation_with(
+        &self,
+        pos: &Position,
+        counter: u32,
+        max_plies: usize,
+        mut each: impl FnMut(&MoveRuleValue),
+    ) -> Result<PvEnd, ProbeError> {
+        let rule = self.rule();
+        let mut seen = HashMap::from([(*pos, 0)]);
         let (mut cur, mut counter) = (*pos, counter);
-        while line.len() < max_plies {
-            if Self::by_count(&cur).is_some()
-                || (rule.is_active() && !cur.pending_removal && counter >= u32::from(rule.n()))
-            {
-                break;
+        let mut plies = 0;
+        loop {
+            if Self::by_count(&cur).is_some() {
+                return Ok(PvEnd::GameOver);
+            }
+            if rule.is_active() && !cur.pending_removal && counter >= u32::from(rule.n()) {
+                return Ok(PvEnd::NMoveRule);
+            }
+            if plies >= max_plies {
+                return Ok(PvEnd::MaxPlies);
             }
             let Some(best) = self.move_values_at(&cur, counter)?.first().copied() else {
-                break;
+                return Ok(PvEnd::GameOver);
             };
-            line.push(best);
+            each(&best);
+            plies += 1;
             counter = if best.mv.removes() || best.mv.is_place() {
                 0
             } else {
                 counter.saturating_add(1)
             };
             cur = play(&self.variant, &cur, best.mv);
+            if let Some(&earlier) = seen.get(&cur) {
+                return Ok(PvEnd::Repetition { ply: earlier });
+            }
+            seen.insert(cur, plies);
         }
-        Ok(line)
     }
 
     /// Win, draw or loss for the side to move; needs only the WDL files.
@@ -381,13 +415,15 @@ impl Tablebase {
     }
 
     /// The principal variation: best moves (the first in move order among equals) until the
-    /// game ends, or `max_plies` moves for a draw (a drawn game never ends).
+    /// game ends, or for a draw until the line repeats one of its own positions (it includes
+    /// the move that repeats), and at most `max_plies` moves.
     pub fn principal_variation(
         &self,
         pos: &Position,
         max_plies: usize,
     ) -> Result<Vec<MoveValue>, ProbeError> {
         let mut line = Vec::new();
+        let mut seen = HashSet::from([*pos]);
         let mut cur = *pos;
         while line.len() < max_plies {
             if Self::by_count(&cur).is_some() {
@@ -398,9 +434,29 @@ impl Tablebase {
             };
             line.push(best);
             cur = play(&self.variant, &cur, best.mv);
+            if !seen.insert(cur) {
+                break;
+            }
         }
         Ok(line)
     }
+}
+
+/// Why a principal variation ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PvEnd {
+    /// The game is over: the side to move is down to two stones or has no legal move.
+    GameOver,
+    /// The tables' N-move rule draws the game: N plies without a removal or placement.
+    NMoveRule,
+    /// The line's last move brought back the position after ply `ply` of the line (0: the
+    /// position it started from): best play would go round in circles, as a draw does.
+    Repetition {
+        /// The ply after which the repeated position first stood (0: before the first move).
+        ply: usize,
+    },
+    /// The line has the most moves asked for.
+    MaxPlies,
 }
 
 /// The best of some rule values for the side choosing among them (a loss in 0 when there are

@@ -3,7 +3,7 @@
 //!
 //! `probe` answers `{"value", "plies", "dtr", "rule": {"n", "counter"}, "moves": [{"move",
 //! "value", "plies", "dtr"}, ...]}` and `pv` answers `{"value", "plies", "dtr", "rule",
-//! "line": ["move", ...]}`. `"value"` is one of `"win"`, `"cursed-win"`, `"draw"`,
+//! "line": ["move", ...], "end"}` (and `"repeats"` when the line ended by repetition). `"value"` is one of `"win"`, `"cursed-win"`, `"draw"`,
 //! `"blessed-loss"`, `"loss"` (the side to move's, or for a move the mover's); the distance
 //! is `"plies"` (to the end of the game) for tables without the N-move rule and `"dtr"` for
 //! tables under it, the other one being `null`. In a directory holding WDL files only both
@@ -11,7 +11,7 @@
 
 use crate::notation::format_move;
 use crate::position::Position;
-use crate::probe::{MoveRuleValue, MoveWdl, ProbeError, Tablebase};
+use crate::probe::{MoveRuleValue, MoveWdl, ProbeError, PvEnd, Tablebase};
 use crate::rules::Variant;
 use crate::table::{FileKind, TableDir, TableError, Wdl};
 use crate::value::{NMoveRule, RuleValue};
@@ -381,6 +381,60 @@ impl ProbeAnswer {
     }
 }
 
+/// The longest line `pv` and the explorer show: a longer `max_plies` is capped to it.
+pub const MAX_PV_PLIES: usize = 1000;
+
+/// How a line shown by `pv` ended: why the tables' line ended ([`PvEnd`]), and whether the
+/// limit it reached was [`MAX_PV_PLIES`] rather than the `max_plies` asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PvStop {
+    /// Why the line ended.
+    pub end: PvEnd,
+    /// The plies the line could have at most: `max_plies`, or [`MAX_PV_PLIES`] if less.
+    pub limit: usize,
+    /// `max_plies` was above [`MAX_PV_PLIES`].
+    pub capped: bool,
+}
+
+impl PvStop {
+    /// The `"end"` field of `pv --json`: `"game-over"`, `"n-move-rule"`, `"repetition"`,
+    /// `"max-plies"` or `"cap"`.
+    pub fn name(&self) -> &'static str {
+        match self.end {
+            PvEnd::GameOver => "game-over",
+            PvEnd::NMoveRule => "n-move-rule",
+            PvEnd::Repetition { .. } => "repetition",
+            PvEnd::MaxPlies if self.capped => "cap",
+            PvEnd::MaxPlies => "max-plies",
+        }
+    }
+
+    /// The line of `pv`'s text saying why the line stopped before the end of the game
+    /// (`None` when it reached the end of the game).
+    pub fn text(&self, rule: NMoveRule) -> Option<String> {
+        let why = match self.end {
+            PvEnd::GameOver => return None,
+            PvEnd::NMoveRule => format!(
+                "the {rule} draws here ({} plies without a removal or placement)",
+                rule.n()
+            ),
+            PvEnd::Repetition { ply: 0 } => "the last move brings back the position the line \
+                 started from: best play goes round in circles, a draw"
+                .to_string(),
+            PvEnd::Repetition { ply } => format!(
+                "the last move brings back the position after ply {ply}: best play goes round \
+                 in circles, a draw"
+            ),
+            PvEnd::MaxPlies if self.capped => format!(
+                "{} plies, the longest line shown (a longer --max-plies is capped)",
+                self.limit
+            ),
+            PvEnd::MaxPlies => format!("{} plies, the --max-plies asked for", self.limit),
+        };
+        Some(format!("stopped: {why}"))
+    }
+}
+
 /// The answer of `pv`: the position's value and the principal variation.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PvAnswer {
@@ -392,21 +446,45 @@ pub struct PvAnswer {
     pub counter: u32,
     /// The line: best moves with their values for their movers.
     pub line: Vec<MoveRuleValue>,
+    /// Why the line ended.
+    pub stop: PvStop,
 }
 
 /// The principal variation from a position at counter `counter`, at most `max_plies` moves
-/// ([`Tablebase::principal_variation_at`]).
+/// and at most [`MAX_PV_PLIES`] ([`Tablebase::principal_variation_with`]).
 pub fn principal_variation(
     tb: &Tablebase,
     pos: &Position,
     counter: u32,
     max_plies: usize,
 ) -> Result<PvAnswer, ProbeError> {
+    let value = tb.value_at(pos, counter)?;
+    let mut line = Vec::new();
+    let stop = walk_principal_variation(tb, pos, counter, max_plies, |m| line.push(*m))?;
     Ok(PvAnswer {
-        value: tb.value_at(pos, counter)?,
+        value,
         rule: tb.rule(),
         counter,
-        line: tb.principal_variation_at(pos, counter, max_plies)?,
+        line,
+        stop,
+    })
+}
+
+/// [`principal_variation`] move by move: `each` gets every move as soon as it is found
+/// (`pv` prints them as they come); returns how the line stopped.
+pub fn walk_principal_variation(
+    tb: &Tablebase,
+    pos: &Position,
+    counter: u32,
+    max_plies: usize,
+    each: impl FnMut(&MoveRuleValue),
+) -> Result<PvStop, ProbeError> {
+    let limit = max_plies.min(MAX_PV_PLIES);
+    let end = tb.principal_variation_with(pos, counter, limit, each)?;
+    Ok(PvStop {
+        end,
+        limit,
+        capped: max_plies > MAX_PV_PLIES,
     })
 }
 
@@ -417,21 +495,18 @@ impl PvAnswer {
     }
 
     /// The JSON object of `millbase pv --json` and of the explorer's `/api/pv` (which adds
-    /// the positions along the line).
+    /// the positions along the line): the value fields, `"rule"`, `"line"`, `"end"` (see
+    /// [`PvStop::name`]) and, when the line ended by repetition, `"repeats"`: the ply after
+    /// which the repeated position first stood (0: the position the line started from).
     pub fn json(&self, v: &Variant) -> Json {
         let mut o = value_fields(self.value, self.rule);
         o.insert("rule".into(), rule_json(self.rule, self.counter));
         o.insert("line".into(), self.moves(v).into());
+        o.insert("end".into(), self.stop.name().into());
+        if let PvEnd::Repetition { ply } = self.stop.end {
+            o.insert("repeats".into(), ply.into());
+        }
         Json::Object(o)
-    }
-
-    /// The text of `millbase pv`: the headline, then the moves on one line.
-    pub fn text(&self, v: &Variant) -> String {
-        format!(
-            "{}\n{}\n",
-            headline(self.value, self.rule, self.counter),
-            self.moves(v).join(" ")
-        )
     }
 }
 
@@ -569,5 +644,47 @@ mod tests {
             a.text(&v()),
             "loss (no distance tables)\nd5           loss\n"
         );
+    }
+
+    #[test]
+    fn a_line_says_why_it_stopped_before_the_end_of_the_game() {
+        let rule = NMoveRule::new(100).unwrap();
+        let stop = |end, limit, capped| PvStop { end, limit, capped };
+        let over = stop(PvEnd::GameOver, 100, false);
+        assert_eq!((over.name(), over.text(rule)), ("game-over", None));
+        let cases = [
+            (
+                stop(PvEnd::NMoveRule, 100, false),
+                "n-move-rule",
+                "stopped: the 100-move rule draws here (100 plies without a removal or \
+                 placement)",
+            ),
+            (
+                stop(PvEnd::Repetition { ply: 0 }, MAX_PV_PLIES, true),
+                "repetition",
+                "stopped: the last move brings back the position the line started from: best \
+                 play goes round in circles, a draw",
+            ),
+            (
+                stop(PvEnd::Repetition { ply: 3 }, 100, false),
+                "repetition",
+                "stopped: the last move brings back the position after ply 3: best play goes \
+                 round in circles, a draw",
+            ),
+            (
+                stop(PvEnd::MaxPlies, 12, false),
+                "max-plies",
+                "stopped: 12 plies, the --max-plies asked for",
+            ),
+            (
+                stop(PvEnd::MaxPlies, MAX_PV_PLIES, true),
+                "cap",
+                "stopped: 1000 plies, the longest line shown (a longer --max-plies is capped)",
+            ),
+        ];
+        for (s, name, text) in cases {
+            assert_eq!(s.name(), name, "{s:?}");
+            assert_eq!(s.text(rule).as_deref(), Some(text), "{s:?}");
+        }
     }
 }

@@ -174,3 +174,83 @@ fn a_wdl_only_directory_still_answers_values_and_moves() {
     assert_eq!(code, 2);
     assert!(err.contains(".mbd"), "{err}");
 }
+
+/// Black to move, 4 against 3: a draw.
+const DRAW: &str = "O*O*O***/********/*@*@*@*@ b m s 3 0 4 0 0 0 -1 -1 -1 -1 0 0 1";
+/// White to move, 3 against 4: white wins in 27 plies.
+const WIN27: &str = "O***O***/********/@O**@@*@ w m s 3 0 4 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes";
+
+/// The positions after each move of `line` from `start`.
+fn along(start: &str, line: &[&str]) -> Vec<millbase::Position> {
+    let v = millbase::Variant::standard();
+    let mut out = vec![millbase::parse_position(&v, start).unwrap()];
+    for m in line {
+        let pos = *out.last().unwrap();
+        let mv = millbase::parse_legal_move(&v, &pos, m, Default::default()).unwrap();
+        out.push(millbase::play(&v, &pos, mv));
+    }
+    out
+}
+
+#[test]
+fn pv_stops_a_draw_where_it_repeats_and_plays_a_win_to_its_end() {
+    let dir = generated();
+    let d = dir.path().to_str().unwrap();
+    let huge = "1000000000";
+    // A draw with no useful limit: the line stops where it comes back to a position.
+    let (code, out, err) = run(&["pv", "--dir", d, "--max-plies", huge, DRAW]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0], "draw");
+    let moves: Vec<&str> = lines[1].split(' ').collect();
+    let rest = lines[2]
+        .strip_prefix("stopped: the last move brings back the position after ply ")
+        .unwrap_or_else(|| panic!("{out}"));
+    let ply: usize = rest.split(':').next().unwrap().parse().unwrap();
+    let positions = along(DRAW, &moves);
+    assert!(ply < moves.len(), "{out}");
+    assert_eq!(positions.last(), Some(&positions[ply]), "{out}");
+    let (code, out, err) = run(&["pv", "--dir", d, "--json", "--max-plies", huge, DRAW]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["value"], "draw");
+    assert_eq!(json["end"], "repetition");
+    assert_eq!(json["repeats"], ply);
+    assert_eq!(json["line"], serde_json::json!(moves));
+
+    // A win goes to the end of the game whatever the limit, and says nothing more.
+    let (code, out, err) = run(&["pv", "--dir", d, "--max-plies", huge, WIN27]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0], "win in 27 plies");
+    let moves: Vec<&str> = lines[1].split(' ').collect();
+    assert_eq!(moves.len(), 27, "{out}");
+    let last = *along(WIN27, &moves).last().unwrap();
+    assert_eq!(
+        last.on_board(last.to_move),
+        2,
+        "the loser is down to two stones"
+    );
+    let (_, out, _) = run(&["pv", "--dir", d, "--json", WIN27]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["end"], "game-over");
+    assert_eq!(json["line"], serde_json::json!(moves));
+    assert!(json.get("repeats").is_none(), "{json}");
+
+    // A limit below the line's length: the line stops there and says so.
+    let (code, out, err) = run(&["pv", "--dir", d, "--max-plies", "3", WIN27]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        format!(
+            "win in 27 plies\n{}\nstopped: 3 plies, the --max-plies asked for\n",
+            moves[..3].join(" ")
+        )
+    );
+    let (_, out, _) = run(&["pv", "--dir", d, "--json", "--max-plies", "3", WIN27]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["end"], "max-plies");
+    assert_eq!(json["line"], serde_json::json!(moves[..3]));
+}

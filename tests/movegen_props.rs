@@ -104,9 +104,36 @@ proptest! {
     })]
 
     #[test]
-    fn position_strings_round_trip((v, pos) in position()) {
+    fn position_strings_round_trip(
+        (v, pos) in position(),
+        squares in prop::array::uniform4(0usize..25),
+    ) {
         let text = format_position(&v, &pos);
+        prop_assert!(text.ends_with(" ids:nodes"), "{}", text);
         prop_assert_eq!(parse_position(&v, &text), Ok(pos), "{}", text);
+        // Any last-mill squares, as node ids (with or without the marker) or as legacy ids
+        // (without it): the same position. `squares[k] % (n + 1)` is none or a point.
+        let n = v.board().len();
+        let points: Vec<Option<usize>> = squares
+            .iter()
+            .map(|&s| (s % (n + 1)).checked_sub(1))
+            .collect();
+        let ids = |none: i64, base: i64| -> String {
+            let ids: Vec<String> = points
+                .iter()
+                .map(|p| p.map_or(none, |p| p as i64 + base).to_string())
+                .collect();
+            ids.join(" ")
+        };
+        let fields: Vec<&str> = text.split(' ').collect();
+        let (head, tail) = (fields[..10].join(" "), fields[14..17].join(" "));
+        for form in [
+            format!("{head} {} {tail} ids:nodes", ids(-1, 0)),
+            format!("{head} {} {tail}", ids(-1, 0)),
+            format!("{head} {} {tail}", ids(0, 8)),
+        ] {
+            prop_assert_eq!(parse_position(&v, &form), Ok(pos), "{}", form);
+        }
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! missing table names its file.
 
 use millbase::{
-    Color, Convention, Position, Sector, SolvedValues, TableSet, Tablebase, Value, Variant,
-    WriteOptions, component, legal_moves, play, solve_component, write_sector,
+    Color, Convention, NMoveRule, Position, PvEnd, RuleValue, Sector, SolvedValues, TableSet,
+    Tablebase, Value, Variant, WriteOptions, component, legal_moves, play, solve_component,
+    solve_component_under, write_sector,
 };
 use rayon::prelude::*;
 use std::path::Path;
@@ -169,6 +170,140 @@ fn principal_variation_ends_the_game_in_the_promised_plies() {
         assert_eq!(tb.value(&cur).unwrap(), Value::Loss(0));
         checked += 1;
     }
+}
+
+/// The positions along a line: the first, then the one after each move.
+fn positions_along(v: &Variant, pos: &Position, moves: &[millbase::Move]) -> Vec<Position> {
+    let mut out = vec![*pos];
+    for &mv in moves {
+        out.push(play(v, out.last().unwrap(), mv));
+    }
+    out
+}
+
+#[test]
+fn principal_variations_end_the_game_or_stop_where_a_draw_repeats() {
+    let (dir, _) = small_tables();
+    let v = Variant::standard();
+    let tb = Tablebase::open(dir.path(), v).unwrap();
+    let mut rng = Rng(29);
+    let (mut draws, mut decisive) = (0, 0);
+    for k in 0..400 {
+        let pos = random_position(&mut rng, 3 + k % 2, 4 - k % 2);
+        let value = tb.value(&pos).unwrap();
+        // No limit at all: a drawn line must stop by itself.
+        let mut line = Vec::new();
+        let end = tb
+            .principal_variation_with(&pos, 0, usize::MAX, |m| line.push(*m))
+            .unwrap();
+        let moves: Vec<_> = line.iter().map(|m| m.mv).collect();
+        let along = positions_along(&v, &pos, &moves);
+        match value.plies() {
+            Some(plies) => {
+                decisive += 1;
+                assert_eq!(end, PvEnd::GameOver, "{value}");
+                assert_eq!(line.len(), plies as usize, "{value}");
+            }
+            None => {
+                draws += 1;
+                let PvEnd::Repetition { ply } = end else {
+                    panic!("a drawn line ended by {end:?}");
+                };
+                // The last move brings back the position after `ply`, and nothing before it
+                // repeats.
+                let (last, before) = along.split_last().unwrap();
+                assert!(ply < line.len());
+                assert_eq!(*last, before[ply]);
+                let distinct: std::collections::HashSet<_> = before.iter().collect();
+                assert_eq!(distinct.len(), before.len());
+                assert!(line.iter().all(|m| m.value == RuleValue::Draw));
+                // A limit below the line's length cuts it there.
+                let mut cut = Vec::new();
+                let end = tb
+                    .principal_variation_with(&pos, 0, line.len() - 1, |m| cut.push(*m))
+                    .unwrap();
+                assert_eq!((end, &cut[..]), (PvEnd::MaxPlies, &line[..line.len() - 1]));
+            }
+        }
+        // The line without the rule's values is the same line.
+        let plain: Vec<_> = tb
+            .principal_variation(&pos, usize::MAX)
+            .unwrap()
+            .iter()
+            .map(|m| m.mv)
+            .collect();
+        assert_eq!(plain, moves);
+        assert_eq!(
+            tb.principal_variation_at(&pos, 0, usize::MAX).unwrap(),
+            line
+        );
+    }
+    assert!(
+        draws > 50 && decisive > 50,
+        "{draws} draws, {decisive} wins or losses"
+    );
+}
+
+#[test]
+fn under_the_n_move_rule_a_drawn_line_ends_at_n_plies_or_a_repetition() {
+    let v = Variant::standard();
+    let rule = NMoveRule::new(6).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut solved = SolvedValues::new();
+    for first in millbase::solving_order(&v, &[Sector::moving(3, 4)]) {
+        if solved.contains_key(&first) {
+            continue;
+        }
+        for out in solve_component_under(&v, first, &solved, rule, &|_| {}).unwrap() {
+            let options = WriteOptions {
+                rule,
+                ..WriteOptions::default()
+            };
+            write_sector(dir.path(), &v, out.sector, &out.values, &options).unwrap();
+            solved.insert(out.sector, Arc::new(out.values));
+        }
+    }
+    let tb = Tablebase::open(dir.path(), v).unwrap();
+    assert_eq!(tb.rule(), rule);
+    let mut rng = Rng(31);
+    let mut ends = std::collections::HashMap::new();
+    for k in 0..300 {
+        let pos = random_position(&mut rng, 3 + k % 2, 4 - k % 2);
+        let counter = k % 4;
+        let value = tb.value_at(&pos, counter).unwrap();
+        let mut line = Vec::new();
+        let end = tb
+            .principal_variation_with(&pos, counter, usize::MAX, |m| line.push(*m))
+            .unwrap();
+        let moves: Vec<_> = line.iter().map(|m| m.mv).collect();
+        let along = positions_along(&v, &pos, &moves);
+        // The counter along the line: reset by a removal or placement.
+        let mut c = counter;
+        for m in &moves {
+            c = if m.removes() || m.is_place() {
+                0
+            } else {
+                c + 1
+            };
+        }
+        match value {
+            RuleValue::Win(d) | RuleValue::Loss(d) => {
+                assert_eq!(end, PvEnd::GameOver, "{value:?}");
+                assert!(line.len() >= d as usize);
+            }
+            _ => match end {
+                PvEnd::NMoveRule => assert_eq!(c, 6, "{value:?} {line:?}"),
+                PvEnd::Repetition { ply } => {
+                    assert_eq!(along.last(), Some(&along[ply]));
+                    assert!(c <= 6);
+                }
+                other => panic!("{value:?} ended by {other:?}"),
+            },
+        }
+        *ends.entry(std::mem::discriminant(&end)).or_insert(0) += 1;
+    }
+    // All three ways to end were seen.
+    assert_eq!(ends.len(), 3, "{ends:?}");
 }
 
 fn flip(v: Value) -> Value {

@@ -33,7 +33,12 @@ pub struct BatchArgs {
     pub moves: bool,
     /// With --batch: cache up to N MiB of decompressed table blocks [default: 64]; more
     /// helps many random positions of large tables.
-    #[arg(long, value_name = "N")]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = super::whole::<usize>(),
+        allow_negative_numbers = true
+    )]
     pub cache_mb: Option<usize>,
 }
 

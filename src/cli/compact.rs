@@ -26,11 +26,11 @@ pub struct CompactArgs {
     /// zstd level of the written files (1 to 22; level 19 saves a few per cent more and
     /// writes about 20 times slower).
     #[arg(long, value_name = "L", default_value_t = 9,
-          value_parser = clap::value_parser!(i32).range(1..=22))]
+          value_parser = clap::value_parser!(i32).range(1..=22), allow_negative_numbers = true)]
     level: i32,
     /// zstd level of the written distance files [default: --level].
     #[arg(long, value_name = "L",
-          value_parser = clap::value_parser!(i32).range(1..=22))]
+          value_parser = clap::value_parser!(i32).range(1..=22), allow_negative_numbers = true)]
     distance_level: Option<i32>,
     /// Layout of the WDL symbols before compression: `packed` (four to a byte), `bytes`
     /// (one per byte: about 9 % smaller moving-phase files at level 19, slower to write) or
@@ -38,7 +38,12 @@ pub struct CompactArgs {
     #[arg(long, value_name = "LAYOUT", default_value = "auto", value_parser = parse_layout)]
     wdl_layout: WdlLayout,
     /// Slots per block of the written files (a positive multiple of 4, at most 16777216).
-    #[arg(long, value_name = "SLOTS", default_value_t = 65536)]
+    #[arg(
+        long,
+        value_name = "SLOTS",
+        default_value_t = 65536,
+        allow_negative_numbers = true
+    )]
     block_size: u32,
     /// Also store WDL symbols lower where a removing move reaches the value, as Syzygy
     /// tables do with captures (docs/FORMAT.md, flag bit 1): smaller WDL files, resolved by

@@ -42,7 +42,7 @@ pub struct PerftArgs {
     #[arg(long)]
     json: bool,
     /// Depth in plies.
-    #[arg(value_name = "DEPTH")]
+    #[arg(value_name = "DEPTH", allow_negative_numbers = true)]
     depth: u32,
 }
 

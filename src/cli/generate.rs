@@ -39,7 +39,12 @@ pub struct GenerateArgs {
     /// plies without a removal or placement. Tables store the value at counter 0 and the
     /// DTR (docs/NMOVE.md). 0: no rule (values and distances to the end of the game). A
     /// directory holds tables of one rule only.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        allow_negative_numbers = true
+    )]
     n_move_rule: u16,
     /// Leave the positions that no game can reach unsolved and store them as "don't care"
     /// (docs/FORMAT.md): faster, smaller tables that refuse to probe such positions.
@@ -49,7 +54,12 @@ pub struct GenerateArgs {
     /// exit tables need more keeps its cells in a memory-mapped scratch file in --dir (the
     /// kernel pages it to disk; slower, but the solve completes instead of running out of
     /// memory). The Snakemake workflow passes each job's mem_mb.
-    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(
+        long,
+        value_name = "MIB",
+        value_parser = super::whole_from(1u64),
+        allow_negative_numbers = true
+    )]
     max_memory: Option<u64>,
     /// Solve exactly the components of the named sectors, reading the tables they depend on
     /// from --dir (exit 2, naming them, when one is missing or damaged): one job of a cluster

@@ -24,14 +24,30 @@ pub struct MatchArgs {
     engines: Vec<String>,
     /// Games to play [default: one per start position for an engine against itself, two
     /// (colours swapped) per start position for two engines].
-    #[arg(long, value_name = "N")]
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = super::whole::<usize>(),
+        allow_negative_numbers = true
+    )]
     games: Option<usize>,
     /// Time per move sent to the engines (`go movetime MS`).
-    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 1000,
+        value_parser = super::whole::<u64>(),
+        allow_negative_numbers = true
+    )]
     movetime: u64,
     /// An engine that does not answer within this many milliseconds loses the game
     /// [default: twice the movetime plus 2000].
-    #[arg(long, value_name = "MS")]
+    #[arg(
+        long,
+        value_name = "MS",
+        value_parser = super::whole::<u64>(),
+        allow_negative_numbers = true
+    )]
     timeout: Option<u64>,
     /// Start positions, one per line: `startpos` or a Sanmill position string, optionally
     /// followed by `moves m1 m2 ...`; blank lines and lines starting with # are skipped
@@ -39,13 +55,29 @@ pub struct MatchArgs {
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
     /// The N-move rule's N (0: off); also sent to the engines as the option NMoveRule.
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 100,
+        allow_negative_numbers = true
+    )]
     n_move_rule: u32,
     /// A game longer than this many actions is a draw (a safety net).
-    #[arg(long, value_name = "N", default_value_t = 2000)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 2000,
+        value_parser = super::whole::<usize>(),
+        allow_negative_numbers = true
+    )]
     max_actions: usize,
     /// Seed of the built-in movers.
-    #[arg(long, default_value_t = 1)]
+    #[arg(
+        long,
+        default_value_t = 1,
+        value_parser = super::whole::<u64>(),
+        allow_negative_numbers = true
+    )]
     seed: u64,
     /// Print one JSON object per game and a final {"summary": [...]} line.
     #[arg(long)]

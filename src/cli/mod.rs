@@ -197,6 +197,49 @@ impl ConventionArg {
     }
 }
 
+/// Unsigned integer types of numeric options, with their largest value.
+pub trait WholeNumber:
+    std::str::FromStr + Copy + PartialOrd + fmt::Display + Send + Sync + 'static
+{
+    /// The largest value of the type.
+    const MAX: Self;
+}
+
+macro_rules! whole_number {
+    ($($t:ty),*) => {$(
+        impl WholeNumber for $t {
+            const MAX: Self = <$t>::MAX;
+        }
+    )*};
+}
+whole_number!(u16, u32, u64, usize);
+
+/// The clap value parser of a numeric option of type `T` taking `min` and up: a negative
+/// number, one below `min` or one too large is an error naming the range (`-1 is not in
+/// 0..=18446744073709551615`), as clap's own ranged parsers word it. (Options also need
+/// `allow_negative_numbers`, or clap takes `-1` for a flag.)
+pub fn whole_from<T: WholeNumber>(
+    min: T,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |text: &str| {
+        let range = format!("{min}..={}", T::MAX);
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("{} is not a whole number in {range}", quote(text)));
+        }
+        match text.parse::<T>() {
+            Ok(n) if n >= min => Ok(n),
+            _ => Err(format!("{text} is not in {range}")),
+        }
+    }
+}
+
+/// [`whole_from`] 0.
+pub fn whole<T: WholeNumber + From<u8>>()
+-> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    whole_from(T::from(0))
+}
+
 /// Read a position argument (a Sanmill position string or `start`), as a usage error if
 /// it is malformed.
 pub fn position_arg(variant: &Variant, text: &str) -> Result<Position, CliError> {
@@ -286,5 +329,72 @@ mod tests {
         assert!(line.contains("usage: millbase probe"), "{line}");
         let help = Cli::try_parse_from(["millbase", "--help"]).unwrap_err();
         assert!(parse_error_line(&help).is_none());
+    }
+
+    #[test]
+    fn every_numeric_option_gives_a_range_error_for_a_negative_number() {
+        use clap::CommandFactory;
+        use clap::builder::ValueParser;
+        use clap::error::ErrorKind;
+        let numeric = [
+            ValueParser::from(clap::value_parser!(u16)).type_id(),
+            ValueParser::from(clap::value_parser!(u32)).type_id(),
+            ValueParser::from(clap::value_parser!(u64)).type_id(),
+            ValueParser::from(clap::value_parser!(usize)).type_id(),
+            ValueParser::from(clap::value_parser!(i32)).type_id(),
+        ];
+        let cli = Cli::command();
+        let mut checked = Vec::new();
+        for sub in cli.get_subcommands() {
+            for arg in sub.get_arguments() {
+                if !numeric.contains(&arg.get_value_parser().type_id()) {
+                    continue;
+                }
+                let mut argv = vec!["millbase".to_string(), sub.get_name().to_string()];
+                if let Some(long) = arg.get_long() {
+                    argv.push(format!("--{long}"));
+                }
+                argv.push("-1".into());
+                let e = Cli::try_parse_from(&argv).unwrap_err();
+                let line = parse_error_line(&e).unwrap();
+                assert_eq!(e.kind(), ErrorKind::ValueValidation, "{argv:?}: {line}");
+                assert!(line.contains("-1 is not in "), "{argv:?}: {line}");
+                checked.push(argv[1..].join(" "));
+            }
+        }
+        // The options of the issue, among all the others.
+        for option in [
+            "generate --n-move-rule -1",
+            "compact --level -1",
+            "probe --counter -1",
+            "pv --max-plies -1",
+            "perft -1",
+        ] {
+            assert!(checked.iter().any(|c| c == option), "{option}: {checked:?}");
+        }
+        assert!(checked.len() >= 20, "{checked:?}");
+    }
+
+    #[test]
+    fn whole_numbers_name_their_range() {
+        let parse = whole::<u16>();
+        assert_eq!(parse("0"), Ok(0));
+        assert_eq!(parse("65535"), Ok(65535));
+        assert_eq!(parse("-1"), Err("-1 is not in 0..=65535".to_string()));
+        assert_eq!(parse("65536"), Err("65536 is not in 0..=65535".to_string()));
+        assert_eq!(
+            parse("+3"),
+            Err("'+3' is not a whole number in 0..=65535".to_string())
+        );
+        assert_eq!(
+            parse(""),
+            Err("'' is not a whole number in 0..=65535".to_string())
+        );
+        let at_least_one = whole_from(1u64);
+        assert_eq!(at_least_one("1"), Ok(1));
+        assert_eq!(
+            at_least_one("0"),
+            Err("0 is not in 1..=18446744073709551615".to_string())
+        );
     }
 }

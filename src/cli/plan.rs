@@ -24,14 +24,20 @@ pub struct PlanArgs {
     #[arg(long, value_name = "DIR", requires = "emit")]
     dir: Option<PathBuf>,
     /// With --emit: the N-move rule the jobs solve under (as for `generate`).
-    #[arg(long, value_name = "N", default_value_t = 0, requires = "emit")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 0,
+        requires = "emit",
+        allow_negative_numbers = true
+    )]
     n_move_rule: u16,
     /// With --emit: the jobs leave unreachable positions unsolved (as for `generate`).
     #[arg(long, requires = "emit")]
     skip_unreachable: bool,
     /// With --emit: threads of each job estimated to take 10 s or more (others take 1).
     #[arg(long, value_name = "N", default_value_t = 2, requires = "emit",
-          value_parser = clap::value_parser!(u16).range(1..))]
+          value_parser = clap::value_parser!(u16).range(1..), allow_negative_numbers = true)]
     threads: u16,
     /// Plan only for these sectors (and what they need); default: every sector a game from
     /// the start position can reach.

@@ -27,10 +27,21 @@ pub struct PlayArgs {
     #[arg(long = "as", value_name = "SIDE", default_value = "white")]
     side: String,
     /// The engine's thinking time per move where the tables end, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    #[arg(
+        long,
+        value_name = "MS",
+        default_value_t = 1000,
+        value_parser = super::whole::<u64>(),
+        allow_negative_numbers = true
+    )]
     movetime: u64,
     /// The N-move rule's N (0: off).
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 100,
+        allow_negative_numbers = true
+    )]
     n_move_rule: u32,
     /// The start: a Sanmill position string or `start` [default: start].
     #[arg(value_name = "POSITION", num_args = 0.., allow_negative_numbers = true)]

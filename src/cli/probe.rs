@@ -3,7 +3,7 @@
 use super::batch::{BatchArgs, run_batch};
 use super::generate::table_dir;
 use super::{CliError, VariantArg, emit, position_arg};
-use crate::notation::parse_position_info;
+use crate::notation::{format_move, parse_position_info};
 use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
 use crate::report::{self, AnswerError};
@@ -44,7 +44,7 @@ pub struct ProbeArgs {
 pub struct CounterArg {
     /// The N-move counter (plies since the last removal or placement) [default: the
     /// position string's counter field, 0 for `start`].
-    #[arg(long, value_name = "C")]
+    #[arg(long, value_name = "C", allow_negative_numbers = true)]
     pub(super) counter: Option<u32>,
 }
 
@@ -68,8 +68,15 @@ pub struct PvArgs {
     /// Directory of the tables [default: data/<variant>].
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
-    /// Longest line to print (a drawn game never ends).
-    #[arg(long, default_value_t = 100)]
+    /// Longest line to print, at most 1000 (a drawn line also stops when it repeats a
+    /// position of its own).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 100,
+        value_parser = super::whole::<usize>(),
+        allow_negative_numbers = true
+    )]
     max_plies: usize,
     /// Print JSON: {"value", "plies", "dtr", "rule": {"n", "counter"}, "line": ["move", ...]}.
     #[arg(long)]
@@ -133,11 +140,33 @@ pub fn run_pv(args: &PvArgs) -> Result<(), CliError> {
         )));
     }
     let (pos, counter) = position_and_counter(&v, &args.position, &args.counter)?;
-    let answer =
-        report::principal_variation(&tb, &pos, counter, args.max_plies).map_err(probe_error)?;
     if args.json {
-        emit(&format!("{}\n", answer.json(&v)))
-    } else {
-        emit(&answer.text(&v))
+        // The JSON object is written whole; the line is capped (report::MAX_PV_PLIES).
+        let answer =
+            report::principal_variation(&tb, &pos, counter, args.max_plies).map_err(probe_error)?;
+        return emit(&format!("{}\n", answer.json(&v)));
+    }
+    // Text: the headline, then each move as soon as it is found, then why the line stopped.
+    let value = tb.value_at(&pos, counter).map_err(probe_error)?;
+    emit(&format!(
+        "{}\n",
+        report::headline(value, tb.rule(), counter)
+    ))?;
+    let mut written = Ok(());
+    let mut plies = 0usize;
+    let walked = report::walk_principal_variation(&tb, &pos, counter, args.max_plies, |m| {
+        if written.is_ok() {
+            let sep = if plies == 0 { "" } else { " " };
+            written = emit(&format!("{sep}{}", format_move(&v, m.mv)));
+        }
+        plies += 1;
+    });
+    written?;
+    // The moves' line is ended even when a probe along it failed.
+    emit("\n")?;
+    let stop = walked.map_err(probe_error)?;
+    match stop.text(tb.rule()) {
+        Some(why) => emit(&format!("{why}\n")),
+        None => Ok(()),
     }
 }

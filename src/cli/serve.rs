@@ -21,7 +21,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
     bind: IpAddr,
     /// Port to listen on (0: any free port; the printed URL tells which).
-    #[arg(long, default_value_t = 8080)]
+    #[arg(long, default_value_t = 8080, allow_negative_numbers = true)]
     port: u16,
     /// Seconds a connection may wait for a request's head or leave its answer unread
     /// [default: 20] (hidden: for tests).

@@ -28,7 +28,13 @@ pub struct VerifyArgs {
     /// Cache up to N MiB of decompressed table blocks for the look-ups that resolve
     /// "removal don't care" symbols (tables written by `compact --removal-dont-care`); other
     /// tables are read whole, without it.
-    #[arg(long, value_name = "N", default_value_t = 1024)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1024,
+        value_parser = super::whole::<usize>(),
+        allow_negative_numbers = true
+    )]
     cache_mb: usize,
     /// Verify only these sectors and the other sectors of their components, which are solved
     /// with them (their successors' tables must be there too); default: every table in the

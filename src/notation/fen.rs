@@ -85,6 +85,18 @@ pub enum PositionError {
         /// The variant's name.
         variant: &'static str,
     },
+    /// The last-mill square fields mix the two numberings (without the marker `ids:nodes`):
+    /// one field can only be a node id, another only a legacy id.
+    MixedSquareIds {
+        /// The field holding a node id.
+        node_field: &'static str,
+        /// Its value.
+        node_id: i64,
+        /// The field holding a legacy id.
+        legacy_field: &'static str,
+        /// Its value.
+        legacy_id: i64,
+    },
     /// Removal counts and action disagree or are unsupported.
     Removal {
         /// What is wrong.
@@ -154,12 +166,26 @@ impl fmt::Display for PositionError {
                 "{color} has {on_board} on board and {in_hand} in hand, more than the {max} \
                  stones of variant {variant}"
             ),
+            PositionError::MixedSquareIds {
+                node_field,
+                node_id,
+                legacy_field,
+                legacy_id,
+            } => write!(
+                f,
+                "last-mill squares mix two numberings: {node_field} {node_id} is a node id \
+                 (-1 for none) but {legacy_field} {legacy_id} a legacy id (0 for none, node + 8)"
+            ),
             PositionError::Removal { message } => write!(f, "{message}"),
         }
     }
 }
 
 impl std::error::Error for PositionError {}
+
+/// The suffix saying that the last-mill squares are node ids (-1 for none), which Sanmill
+/// writes at the end of its position strings.
+const NODE_IDS_MARKER: &str = "ids:nodes";
 
 /// Names of the numeric fields after the action, in order.
 const NUMBER_FIELDS: [&str; 13] = [
@@ -219,6 +245,14 @@ fn signed(field: &'static str, text: &str, expected: &str) -> Result<i64, Positi
 /// making the side to move remove a stone next. Strict about what cannot be a position:
 /// field counts, board characters and group lengths, counts that disagree with the board or
 /// exceed the variant's stones, numbers and square ids out of range, unknown suffixes.
+///
+/// Both numberings of the four last-mill squares are read. With the marker `ids:nodes`
+/// among the suffixes they are node ids (-1 for none, 0 up to the board's size − 1).
+/// Without it they are legacy ids (0 for none, point + 8) unless a field can only be a node
+/// id: -1, or 1 to 7, which no legacy id is; then all four are node ids. A field that can
+/// only be a legacy id (from the board's size to size + 7) together with one that can only
+/// be a node id is an error; fields that fit both (0, and 8 up to size − 1) keep the
+/// legacy reading. (The squares only have to be valid: a [`Position`] does not keep them.)
 pub fn parse_position(variant: &Variant, text: &str) -> Result<Position, PositionError> {
     parse_position_info(variant, text).map(|(pos, _)| pos)
 }
@@ -295,7 +329,7 @@ pub fn parse_position_info(
     // Suffixes first: `ids:nodes` decides how the square ids read.
     let mut node_ids = false;
     for &suffix in &fields[REQUIRED_FIELDS..] {
-        if suffix == "ids:nodes" {
+        if suffix == NODE_IDS_MARKER {
             node_ids = true;
         } else if !["c:", "i:", "l:", "p:"]
             .iter()
@@ -319,29 +353,13 @@ pub fn parse_position_info(
     for (i, r) in remove.iter_mut().enumerate() {
         *r = signed(NUMBER_FIELDS[4 + i], num[4 + i], "0 or 1")?;
     }
-    let n = board.len() as i64;
-    let (none, first, range) = if node_ids {
-        (-1, 0, format!("-1 (none) or a node id from 0 to {}", n - 1))
-    } else {
-        (
-            0,
-            8,
-            format!(
-                "0 (none) or a legacy id from 8 to {} (node ids need the marker ids:nodes)",
-                n + 7
-            ),
-        )
-    };
-    for i in 6..10 {
-        let id = signed(NUMBER_FIELDS[i], num[i], &range)?;
-        if id != none && !(first..first + n).contains(&id) {
-            return Err(PositionError::BadNumber {
-                field: NUMBER_FIELDS[i],
-                found: num[i].to_string(),
-                expected: range,
-            });
-        }
+    let mut squares = [0i64; 4];
+    for (k, id) in squares.iter_mut().enumerate() {
+        let i = 6 + k;
+        let shown = node_ids.then_some(SquareIds::Nodes);
+        *id = signed(NUMBER_FIELDS[i], num[i], &square_range(board.len(), shown))?;
     }
+    read_square_ids(board.len(), node_ids, squares)?;
     number(NUMBER_FIELDS[10], num[10], u64::MAX)?;
     let counter = number(NUMBER_FIELDS[11], num[11], u64::from(u32::MAX))? as u32;
     let full_move = number(NUMBER_FIELDS[12], num[12], u64::from(u32::MAX))?;
@@ -388,6 +406,83 @@ pub fn parse_position_info(
         full_move: full_move as u32,
     };
     Ok((pos, info))
+}
+
+/// How the four last-mill square fields number the points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SquareIds {
+    /// Legacy ids: 0 for none, point + 8 for a point.
+    Legacy,
+    /// Node ids: -1 for none, the point's number (0 up) in the board's ring order.
+    Nodes,
+}
+
+impl SquareIds {
+    /// Is `id` a square id (or "none") of this numbering on a board of `points` points?
+    fn fits(self, points: usize, id: i64) -> bool {
+        let n = points as i64;
+        match self {
+            SquareIds::Legacy => id == 0 || (8..8 + n).contains(&id),
+            SquareIds::Nodes => id == -1 || (0..n).contains(&id),
+        }
+    }
+}
+
+/// What a square field may be: in one numbering, or in either (`None`).
+fn square_range(points: usize, ids: Option<SquareIds>) -> String {
+    let legacy = format!("0 (none) or a legacy id from 8 to {}", points + 7);
+    let nodes = format!("-1 (none) or a node id from 0 to {}", points - 1);
+    match ids {
+        Some(SquareIds::Legacy) => legacy,
+        Some(SquareIds::Nodes) => nodes,
+        None => format!("{legacy}, or {nodes}"),
+    }
+}
+
+/// Decide how the four last-mill square fields are numbered and check them.
+///
+/// With the marker `ids:nodes` they are node ids. Without it, a field that can only be a node
+/// id (-1, or 1 to 7) makes them node ids and one that can only be a legacy id (from the
+/// board's size to size + 7) keeps them legacy ids; both kinds at once are an error. Fields
+/// that fit both (0 and 8 up to size − 1) read as legacy ids, the documented default.
+fn read_square_ids(
+    points: usize,
+    marker: bool,
+    squares: [i64; 4],
+) -> Result<SquareIds, PositionError> {
+    let field = |k: usize| NUMBER_FIELDS[6 + k];
+    let only = |ids: SquareIds, other: SquareIds| {
+        (0..4).find(|&k| ids.fits(points, squares[k]) && !other.fits(points, squares[k]))
+    };
+    let ids = if marker {
+        SquareIds::Nodes
+    } else {
+        let node_only = only(SquareIds::Nodes, SquareIds::Legacy);
+        let legacy_only = only(SquareIds::Legacy, SquareIds::Nodes);
+        if let (Some(a), Some(b)) = (node_only, legacy_only) {
+            return Err(PositionError::MixedSquareIds {
+                node_field: field(a),
+                node_id: squares[a],
+                legacy_field: field(b),
+                legacy_id: squares[b],
+            });
+        }
+        if node_only.is_some() {
+            SquareIds::Nodes
+        } else {
+            SquareIds::Legacy
+        }
+    };
+    for (k, &id) in squares.iter().enumerate() {
+        if !ids.fits(points, id) {
+            return Err(PositionError::BadNumber {
+                field: field(k),
+                found: id.to_string(),
+                expected: square_range(points, marker.then_some(SquareIds::Nodes)),
+            });
+        }
+    }
+    Ok(ids)
 }
 
 /// Check the removal counts against the action and the stones.
@@ -473,12 +568,18 @@ fn parse_board(board: &Board, field: &str) -> Result<[u32; 2], PositionError> {
     Ok(stones)
 }
 
-/// Write a position as a Sanmill position string, with legacy square ids (all "none").
+/// Write a position as a Sanmill position string in the form Sanmill writes by default: node
+/// square ids, ending with the marker `ids:nodes`.
 ///
 /// The phase is `p` while either side has stones in hand, else `m`; the action is `r` when a
-/// removal is pending, else `p` if the side to move has stones in hand, else `s`. Last-mill
-/// squares and the mills bitmask are written as zero, the ply counter as 0 and the full-move
-/// number as 1, since a [`Position`] does not keep them ([`format_position_info`] writes them).
+/// removal is pending, else `p` if the side to move has stones in hand, else `s`. The four
+/// last-mill squares are written as -1 (none) and the mills bitmask as 0, the ply counter as 0
+/// and the full-move number as 1, since a [`Position`] does not keep them
+/// ([`format_position_info`] writes the last two):
+///
+/// ```text
+/// ********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1 ids:nodes
+/// ```
 pub fn format_position(variant: &Variant, pos: &Position) -> String {
     format_position_info(variant, pos, PositionInfo::default())
 }
@@ -522,7 +623,7 @@ pub fn format_position_info(variant: &Variant, pos: &Position, info: PositionInf
     };
     let remove = |c: Color| u8::from(pos.pending_removal && pos.to_move == c);
     s.push_str(&format!(
-        " {side} {phase} {action} {} {} {} {} {} {} 0 0 0 0 0 {} {}",
+        " {side} {phase} {action} {} {} {} {} {} {} -1 -1 -1 -1 0 {} {} {NODE_IDS_MARKER}",
         pos.on_board(Color::White),
         pos.in_hand[0],
         pos.on_board(Color::Black),

@@ -6,13 +6,21 @@
 //! Positions use Sanmill's position string ("FEN"), described in `RULES.md`:
 //!
 //! ```text
-//! ********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1
+//! ********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1 ids:nodes
 //! ```
 //!
 //! board groups, side to move, phase, action, six counts (white on board, white in hand, black
 //! on board, black in hand, white to remove, black to remove), four last-mill squares, the
 //! formed-mills bitmask, plies since the last removal or placement, the full-move number and
 //! optional suffixes. The keyword `start` stands for the variant's initial position.
+//!
+//! The last-mill squares come in two numberings. Node ids (-1 for none, 0 up in the board's
+//! ring order) are what Sanmill writes, with the marker `ids:nodes` at the end; legacy ids
+//! (0 for none, node + 8) are older strings' form, without the marker. Both are read: without
+//! the marker a field that only a node id can be (-1, or 1 to 7) makes all four node ids,
+//! and otherwise they read as legacy ids ([`parse_position`] has the details). Positions
+//! are always written in Sanmill's form, with node ids and `ids:nodes`
+//! ([`format_position`]).
 
 mod fen;
 mod moves;

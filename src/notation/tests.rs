@@ -18,6 +18,9 @@ pub(super) fn set(names: &[&str]) -> u32 {
 }
 
 const EMPTY: &str = "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1";
+/// The empty board as Sanmill writes it (and as millbase prints every position).
+const EMPTY_NODES: &str =
+    "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 -1 0 0 1 ids:nodes";
 const MOVING: &str = "***O**@*/@****@*O/OO@***@O b m p 5 0 5 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes";
 
 #[test]
@@ -25,7 +28,8 @@ fn rules_examples() {
     let v = std();
     let start = parse_position(&v, EMPTY).unwrap();
     assert_eq!(start, Position::start(&v));
-    assert_eq!(format_position(&v, &start), EMPTY);
+    assert_eq!(format_position(&v, &start), EMPTY_NODES);
+    assert_eq!(parse_position(&v, EMPTY_NODES), Ok(start));
     assert_eq!(parse_position(&v, "start"), Ok(start));
 
     let pos = parse_position(&v, MOVING).unwrap();
@@ -37,7 +41,7 @@ fn rules_examples() {
     let printed = format_position(&v, &pos);
     assert_eq!(
         printed,
-        "***O**@*/@****@*O/OO@***@O b m s 5 0 5 0 0 0 0 0 0 0 0 0 1"
+        "***O**@*/@****@*O/OO@***@O b m s 5 0 5 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes"
     );
     assert_eq!(parse_position(&v, &printed), Ok(pos));
 }
@@ -69,7 +73,10 @@ fn remove_pending() {
     let pos = parse_position(&v, text).unwrap();
     assert!(pos.pending_removal);
     assert_eq!(pos.to_move, Color::White);
-    assert_eq!(format_position(&v, &pos), text);
+    assert_eq!(
+        format_position(&v, &pos),
+        "**O**O**/**@*@*@@/OO*****O w p r 5 4 4 5 1 0 -1 -1 -1 -1 0 0 1 ids:nodes"
+    );
     let moves = legal_moves(&v, &pos, Convention::Split);
     let names: Vec<String> = moves.iter().map(|&m| format_move(&v, m)).collect();
     assert_eq!(names, ["xf4", "xd2", "xb4", "xb6"]);
@@ -83,12 +90,20 @@ fn other_variants() {
     let six = Variant::by_name("six").unwrap();
     let start = Position::start(&six);
     let text = format_position(&six, &start);
-    assert_eq!(text, "********/******** w p p 0 6 0 6 0 0 0 0 0 0 0 0 1");
+    assert_eq!(
+        text,
+        "********/******** w p p 0 6 0 6 0 0 -1 -1 -1 -1 0 0 1 ids:nodes"
+    );
     assert_eq!(parse_position(&six, &text), Ok(start));
     let three = Variant::by_name("three").unwrap();
     let text = "O*@/*O*/@** b p p 2 1 2 1 0 0 0 0 0 0 0 0 1";
     let pos = parse_position(&three, text).unwrap();
-    assert_eq!(format_position(&three, &pos), text);
+    let printed = format_position(&three, &pos);
+    assert_eq!(
+        printed,
+        "O*@/*O*/@** b p p 2 1 2 1 0 0 -1 -1 -1 -1 0 0 1 ids:nodes"
+    );
+    assert_eq!(parse_position(&three, &printed), Ok(pos));
     let e = parse_position(&three, "O*@/*O*/@** b p p 2 1 2 1 0 0 17 0 0 0 0 0 1")
         .unwrap_err()
         .to_string();
@@ -96,7 +111,7 @@ fn other_variants() {
     let twelve = Variant::by_name("twelve").unwrap();
     assert_eq!(
         format_position(&twelve, &Position::start(&twelve)),
-        "********/********/******** w p p 0 12 0 12 0 0 0 0 0 0 0 0 1"
+        "********/********/******** w p p 0 12 0 12 0 0 -1 -1 -1 -1 0 0 1 ids:nodes"
     );
 }
 
@@ -199,16 +214,30 @@ fn malformed_positions() {
             "black has no stone on the board to remove",
         ),
         (
-            "********/********/******** w p p 0 9 0 9 0 0 7 0 0 0 0 0 1",
-            "white last-mill from square: '7', expected 0 (none) or a legacy id from 8 to 31",
-        ),
-        (
             "********/********/******** w p p 0 9 0 9 0 0 0 32 0 0 0 0 1",
-            "white last-mill to square: '32'",
+            "white last-mill to square: '32', expected 0 (none) or a legacy id from 8 to 31, \
+             or -1 (none) or a node id from 0 to 23",
         ),
         (
-            "********/********/******** w p p 0 9 0 9 0 0 0 0 -1 0 0 0 1",
-            "black last-mill from square: '-1'",
+            "********/********/******** w p p 0 9 0 9 0 0 0 0 -2 0 0 0 1",
+            "black last-mill from square: '-2'",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 0 x 0 0 0 0 1",
+            "white last-mill to square: 'x', expected 0 (none) or a legacy id",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 31 0 0 1",
+            "last-mill squares mix two numberings: white last-mill from square -1 is a node \
+             id (-1 for none) but black last-mill to square 31 a legacy id",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 24 0 7 0 0 0 1",
+            "black last-mill from square 7 is a node id",
+        ),
+        (
+            "********/********/******** w p p 0 9 0 9 0 0 31 0 0 0 0 0 1 ids:nodes",
+            "white last-mill from square: '31', expected -1 (none) or a node id from 0 to 23",
         ),
         (
             "********/********/******** w p p 0 9 0 9 0 0 -1 -1 -1 24 0 0 1 ids:nodes",
@@ -285,4 +314,76 @@ fn the_counter_and_move_number_are_read_and_written() {
             full_move: 1
         }
     );
+}
+
+#[test]
+fn square_ids_in_either_numbering() {
+    let v = std();
+    let pos = parse_position(&v, MOVING).unwrap();
+    let with = |squares: &str, suffix: &str| {
+        format!("***O**@*/@****@*O/OO@***@O b m p 5 0 5 0 0 0 {squares} 0 0 1{suffix}")
+    };
+    // Node ids without the marker: -1 or 1..7 cannot be legacy ids (README's example
+    // without its marker, and Sanmill strings whose marker was cut off).
+    for squares in [
+        "-1 -1 -1 -1",
+        "-1 0 -1 -1",
+        "3 7 -1 -1",
+        "1 0 0 0",
+        "5 23 12 -1",
+    ] {
+        assert_eq!(parse_position(&v, &with(squares, "")), Ok(pos), "{squares}");
+    }
+    // Legacy ids: 0 for none, 8..31; without the marker only.
+    for squares in ["0 0 0 0", "8 31 0 0", "24 25 26 27", "0 0 9 10"] {
+        assert_eq!(parse_position(&v, &with(squares, "")), Ok(pos), "{squares}");
+    }
+    // Node ids with the marker, wherever among the suffixes it stands.
+    for (squares, suffix) in [
+        ("-1 -1 -1 -1", " ids:nodes"),
+        ("0 23 7 -1", " ids:nodes"),
+        ("0 0 0 0", " c:1 ids:nodes p:3"),
+    ] {
+        assert_eq!(
+            parse_position(&v, &with(squares, suffix)),
+            Ok(pos),
+            "{squares}"
+        );
+    }
+    // The marker makes the ids node ids: legacy ids above 23 are out of range then.
+    let e = parse_position(&v, &with("0 24 0 0", " ids:nodes")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "white last-mill to square: '24', expected -1 (none) or a node id from 0 to 23"
+    );
+    // Other boards have their own ranges: three has 9 points, node ids 0..8, legacy 8..16.
+    let three = Variant::by_name("three").unwrap();
+    let t = |squares: &str| format!("O*@/*O*/@** b p p 2 1 2 1 0 0 {squares} 0 0 1");
+    assert!(parse_position(&three, &t("-1 8 -1 -1")).is_ok());
+    assert!(parse_position(&three, &t("16 9 0 0")).is_ok());
+    let e = parse_position(&three, &t("-1 9 0 0"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("mix two numberings"), "{e}");
+}
+
+#[test]
+fn printed_positions_are_sanmills_form_and_read_back() {
+    for v in crate::rules::VARIANTS {
+        let start = Position::start(&v);
+        let info = PositionInfo {
+            counter: 17,
+            full_move: 9,
+        };
+        let text = format_position_info(&v, &start, info);
+        assert!(text.ends_with(" -1 -1 -1 -1 0 17 9 ids:nodes"), "{text}");
+        assert_eq!(parse_position_info(&v, &text), Ok((start, info)), "{text}");
+        // The legacy form of the same position reads the same.
+        let legacy = text.replace(" -1 -1 -1 -1 0 17 9 ids:nodes", " 0 0 0 0 0 17 9");
+        assert_eq!(
+            parse_position_info(&v, &legacy),
+            Ok((start, info)),
+            "{legacy}"
+        );
+    }
 }
