@@ -420,6 +420,8 @@ impl Explorer {
         config.rules = rules;
         config.hash_mb = SEARCH_HASH_MB;
         let mut engine = Engine::new(config);
+        // Open the tables before the clock starts (the first move's search would pay for it).
+        let _ = engine.oracle();
         let stop = AtomicBool::new(false);
         let start = Instant::now();
         let moves = legal_moves(&v, pos, Convention::Combined);
