@@ -1,9 +1,20 @@
 //! The solving plan of whole games: the components a set of targets needs (from the sector
-//! graph, `graph`), in solving order, with their exact sizes.
+//! graph, `graph`), in solving order, with their exact sizes, and what solving them costs:
+//! time, peak memory and disk estimated from measured throughput ([`estimate`]), and the
+//! figures of what is still to solve in a directory ([`cost_to_solve`]), which `generate`
+//! prints before a long solve and `probe` and the explorer show beside the command they
+//! suggest.
 
-use crate::graph::{component, dependencies, reachable_sectors, solver_reads, solving_order};
+use crate::graph::{
+    component, dependencies, is_exit_only, reachable_sectors, solver_reads, solving_order,
+};
 use crate::index::{BoardTables, Sector, SectorIndex};
 use crate::rules::Variant;
+use crate::table::TableDir;
+use crate::value::NMoveRule;
+use std::collections::HashSet;
+use std::fmt;
+use std::path::Path;
 
 /// Number of positions of a sector up to symmetry (orbits of stone placements), counted
 /// exactly with Burnside's lemma over the board's symmetry group.
@@ -107,9 +118,252 @@ pub fn plan(v: &Variant, targets: &[Sector]) -> Vec<PlanEntry> {
         .collect()
 }
 
+/// Solving throughput on the project machine (2 cores), positions per second, measured in
+/// the whole-game run of docs/BENCHMARKS.md ("The standard game"): the moving phase at 4.09 M/s
+/// over its 8.9 billion positions; the placing pass at 5.9 M/s on its large sectors (8-8-1-1,
+/// 7-7-2-2) after the per-opponent tables (5.18 M/s over the whole placing phase before them).
+const MOVING_RATE: f64 = 4.1e6;
+const PLACING_RATE: f64 = 6.0e6;
+/// Peak bytes per slot while solving: the solver's 4-byte cells, the 2-byte output and the
+/// work lists; the one-pass solver of sectors without internal moves holds only its 2-byte
+/// output; each exit table held costs its 2-byte values plus the buffers of reading it. The
+/// solver holds the exit tables of one component sector at a time (for that sector's forward
+/// pass), so the read term counts the largest such set, not all dependencies together.
+///
+/// Fitted to the peaks measured in the same run (within 10 % on the large components), when
+/// the solver still held every dependency for the whole solve and the read term was their
+/// sum. Not re-fitted for the staged loading, but checked against it on the 16 Lasker
+/// components of more than 40 M slots in the closure of 5-6-1-1 (`millbase generate
+/// --variant lasker 5-6-1-1`, 2026-12-02): the estimate is 0.90-2.08 times the measured
+/// peak, and below it for 4-6-0-1 + 6-4-1-0 (by 10 %) and 5-6-0-1 + 6-5-1-0 (by 2 %), whose
+/// work lists are large (13-15 bytes per slot in all). A least-squares fit on those 16
+/// (6.3 and 2.2 bytes per slot) would undershoot such components further, so the constants
+/// are kept. Re-solving single components with the old and the staged solver saved 2.2-2.8
+/// bytes per slot of the tables no longer held.
+const WORK_BYTES_PER_SLOT: f64 = 8.0;
+const EXIT_ONLY_BYTES_PER_SLOT: f64 = 2.0;
+const READ_BYTES_PER_SLOT: f64 = 3.5;
+/// Measured size of the standard game's tables, bits per position (WDL 0.60 + distance 2.84).
+const DISK_BITS_PER_POSITION: f64 = 3.44;
+
+/// The estimates for one component on the project machine (2 cores), without the N-move
+/// rule and with every position solved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Solving time, seconds.
+    pub seconds: f64,
+    /// Peak memory, bytes.
+    pub memory: f64,
+    /// Size of its tables, bytes.
+    pub disk: f64,
+}
+
+/// Estimate solving the component `e`: time from the measured throughput, peak memory from
+/// its slots and the largest set of exit tables it reads at once, disk from its positions.
+pub fn estimate(v: &Variant, e: &PlanEntry) -> Estimate {
+    let positions: u64 = e.positions.iter().sum();
+    let slots: u64 = e.slots.iter().sum();
+    // Sectors whose moves all leave them take the one-pass solver (2 bytes per slot).
+    let exit_only = is_exit_only(v, e.sectors[0]);
+    let (rate, work_bytes) = if exit_only {
+        (PLACING_RATE, EXIT_ONLY_BYTES_PER_SLOT)
+    } else {
+        (MOVING_RATE, WORK_BYTES_PER_SLOT)
+    };
+    let read = largest_exit_slots(v, &e.sectors);
+    Estimate {
+        seconds: positions as f64 / rate,
+        memory: slots as f64 * work_bytes + read as f64 * READ_BYTES_PER_SLOT,
+        disk: positions as f64 * DISK_BITS_PER_POSITION / 8.0,
+    }
+}
+
+/// The components of `entries` that `generate` would solve in `dir`: those with a sector
+/// whose table files (both, WDL and distance) are not there. Presence is judged by the files'
+/// names, which is cheap; a damaged file is found, and its component solved again, only by
+/// `generate` itself. A directory that does not exist holds nothing.
+pub fn unsolved(dir: &Path, entries: Vec<PlanEntry>) -> Vec<PlanEntry> {
+    let present: HashSet<Sector> = TableDir::scan(dir).map_or_else(
+        |_| HashSet::new(),
+        |listing| {
+            listing
+                .sectors()
+                .filter(|&s| {
+                    let f = listing.files(s);
+                    f.wdl && f.distance
+                })
+                .collect()
+        },
+    );
+    entries
+        .into_iter()
+        .filter(|e| !e.sectors.iter().all(|s| present.contains(s)))
+        .collect()
+}
+
+/// The figures of a set of components to solve: how many, how large, and the estimated
+/// time, peak memory and disk of solving them one after the other ([`estimate`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Cost {
+    /// Components.
+    pub components: usize,
+    /// Sectors.
+    pub sectors: usize,
+    /// Positions up to symmetry.
+    pub positions: u64,
+    /// Estimated solving time on 2 cores, seconds.
+    pub seconds: f64,
+    /// Estimated peak memory (that of the largest component), bytes.
+    pub peak_memory: f64,
+    /// Estimated size of the tables written, bytes.
+    pub disk: f64,
+}
+
+impl Cost {
+    /// The figures of solving `entries` one after the other.
+    pub fn of(v: &Variant, entries: &[PlanEntry]) -> Cost {
+        entries.iter().fold(Cost::default(), |c, e| {
+            let x = estimate(v, e);
+            Cost {
+                components: c.components + 1,
+                sectors: c.sectors + e.sectors.len(),
+                positions: c.positions + e.positions.iter().sum::<u64>(),
+                seconds: c.seconds + x.seconds,
+                peak_memory: c.peak_memory.max(x.memory),
+                disk: c.disk + x.disk,
+            }
+        })
+    }
+
+    /// The figures as JSON: `{"components", "sectors", "positions", "estimated_seconds",
+    /// "estimated_peak_memory_bytes", "estimated_disk_bytes", "text"}`, the text being
+    /// [`Cost`]'s one line.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "components": self.components,
+            "sectors": self.sectors,
+            "positions": self.positions,
+            "estimated_seconds": self.seconds,
+            "estimated_peak_memory_bytes": self.peak_memory as u64,
+            "estimated_disk_bytes": self.disk as u64,
+            "text": self.to_string(),
+        })
+    }
+}
+
+/// The figures in one line: "49 sectors, 8904593601 positions; estimated 36.2 min on 2 cores,
+/// peak memory 9.94 GiB, disk 3.57 GiB", or "nothing" when there is nothing to solve.
+impl fmt::Display for Cost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.sectors == 0 {
+            return f.write_str("nothing");
+        }
+        write!(
+            f,
+            "{}, {}; estimated {} on 2 cores, peak memory {}, disk {}",
+            count(self.sectors as u64, "sector", "sectors"),
+            count(self.positions, "position", "positions"),
+            duration(self.seconds),
+            bytes(self.peak_memory),
+            bytes(self.disk)
+        )
+    }
+}
+
+/// What solving `targets` and everything they need still costs in `dir`: the figures of the
+/// components of their plan ([`plan`]) that are not there yet ([`unsolved`]).
+pub fn cost_to_solve(v: &Variant, dir: &Path, targets: &[Sector]) -> Cost {
+    Cost::of(v, &unsolved(dir, plan(v, targets)))
+}
+
+/// The `millbase generate` command that makes the tables of `sector` in `dir` under
+/// `variant` and `rule` (the sector as `generate` takes it, the directory quoted for a POSIX
+/// shell where needed).
+pub fn generate_command(v: &Variant, rule: NMoveRule, dir: &Path, sector: Sector) -> String {
+    let mut cmd = String::from("millbase generate");
+    if v.name != "std" {
+        cmd.push_str(&format!(" --variant {}", v.name));
+    }
+    if rule.is_active() {
+        cmd.push_str(&format!(" --n-move-rule {}", rule.n()));
+    }
+    cmd.push_str(&format!(
+        " --dir {} {}",
+        shell_quote(&dir.display().to_string()),
+        sector_name(sector)
+    ));
+    cmd
+}
+
+/// What to do about the missing tables of `sector` in `dir`, in one line: "make it with
+/// `millbase generate --dir data/std 0-0-9-9` (to solve: 269 sectors, ...; estimated ...)".
+pub fn missing_table_advice(v: &Variant, rule: NMoveRule, dir: &Path, sector: Sector) -> String {
+    format!(
+        "make it with `{}` (to solve: {})",
+        generate_command(v, rule, dir, sector),
+        cost_to_solve(v, dir, &[sector])
+    )
+}
+
+/// A sector as `generate` takes it: `w-b` in the moving phase, else `w-b-wf-bf`.
+pub fn sector_name(s: Sector) -> String {
+    if s.is_moving() {
+        format!("{}-{}", s.w, s.b)
+    } else {
+        s.to_string()
+    }
+}
+
+/// Quote a word for a POSIX shell when it needs it.
+fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:,@%".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// `n` and the noun, singular for one: "1 sector", "3 sectors".
+pub fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A duration for people: seconds under a minute, minutes under an hour, else hours.
+pub fn duration(s: f64) -> String {
+    if s < 60.0 {
+        format!("{s:.1} s")
+    } else if s < 3600.0 {
+        format!("{:.1} min", s / 60.0)
+    } else {
+        format!("{:.2} h", s / 3600.0)
+    }
+}
+
+/// A size in KiB, MiB or GiB.
+pub fn bytes(b: f64) -> String {
+    if b < 1024.0 * 1024.0 {
+        format!("{:.0} KiB", b / 1024.0)
+    } else if b < 1024.0 * 1024.0 * 1024.0 {
+        format!("{:.1} MiB", b / 1048576.0)
+    } else {
+        format!("{:.2} GiB", b / 1073741824.0)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quotes_only_when_needed() {
+        assert_eq!(shell_quote("data/std"), "data/std");
+        assert_eq!(shell_quote("my tables"), "'my tables'");
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+    }
 
     #[test]
     fn burnside_counts_match_reference() {
@@ -133,5 +387,93 @@ mod tests {
             .map(|s| positions_up_to_symmetry(&v, s))
             .sum();
         assert_eq!(moving, 8_904_593_601);
+    }
+
+    #[test]
+    fn the_cost_counts_only_components_whose_files_are_missing() {
+        let v = Variant::standard();
+        let dir = tempfile::tempdir().unwrap();
+        let s34 = Sector::moving(3, 4);
+        // An empty directory: the whole plan (3-3, then 3-4 with 4-3).
+        let all = cost_to_solve(&v, dir.path(), &[s34]);
+        assert_eq!(all, Cost::of(&v, &plan(&v, &[s34])));
+        assert_eq!((all.components, all.sectors), (2, 3));
+        assert_eq!(all.positions, 169_626 + 2 * 760_398);
+        // A directory that does not exist holds nothing either.
+        assert_eq!(cost_to_solve(&v, &dir.path().join("none"), &[s34]), all);
+        // Present by name: both files of a sector; a WDL file alone does not count.
+        let touch = |name: &str| std::fs::write(dir.path().join(name), b"").unwrap();
+        touch("3-3-0-0.mbw");
+        assert_eq!(cost_to_solve(&v, dir.path(), &[s34]), all);
+        touch("3-3-0-0.mbd");
+        let rest = cost_to_solve(&v, dir.path(), &[s34]);
+        assert_eq!((rest.components, rest.sectors), (1, 2));
+        assert_eq!(rest.positions, 2 * 760_398);
+        // A component is solved whole: one sector of it missing counts both.
+        touch("3-4-0-0.mbw");
+        touch("3-4-0-0.mbd");
+        assert_eq!(cost_to_solve(&v, dir.path(), &[s34]), rest);
+        touch("4-3-0-0.mbw");
+        touch("4-3-0-0.mbd");
+        let none = cost_to_solve(&v, dir.path(), &[s34]);
+        assert_eq!(none, Cost::default());
+        assert_eq!(none.to_string(), "nothing");
+    }
+
+    #[test]
+    fn the_cost_line_gives_every_figure() {
+        let v = Variant::standard();
+        let cost = Cost::of(&v, &plan(&v, &[Sector::moving(9, 9)]));
+        assert_eq!((cost.components, cost.sectors), (28, 49));
+        assert_eq!(cost.positions, 8_904_593_601);
+        assert_eq!(
+            cost.to_string(),
+            format!(
+                "49 sectors, 8904593601 positions; estimated {} on 2 cores, peak memory {}, \
+                 disk {}",
+                duration(cost.seconds),
+                bytes(cost.peak_memory),
+                bytes(cost.disk)
+            )
+        );
+        // Time from the moving phase's throughput, disk from its bits per position.
+        assert!((cost.seconds - 8_904_593_601.0 / MOVING_RATE).abs() < 1e-3);
+        assert!((cost.disk - 8_904_593_601.0 * DISK_BITS_PER_POSITION / 8.0).abs() < 1.0);
+        // The start position's sector alone: one sector of one position.
+        let start: Sector = "0-0-9-9".parse().unwrap();
+        let entries = plan(&v, &[start]);
+        let last = entries.last().unwrap();
+        assert_eq!(last.sectors, vec![start]);
+        let one = Cost::of(&v, std::slice::from_ref(last));
+        assert!(
+            one.to_string().starts_with("1 sector, 1 position; "),
+            "{one}"
+        );
+        assert_eq!(count(0, "sector", "sectors"), "0 sectors");
+    }
+
+    #[test]
+    fn the_command_names_variant_rule_and_directory() {
+        let std = Variant::standard();
+        let s = Sector::moving(3, 4);
+        let dir = Path::new("my tables");
+        assert_eq!(
+            generate_command(&std, NMoveRule::NONE, dir, s),
+            "millbase generate --dir 'my tables' 3-4"
+        );
+        let lasker = *crate::rules::VARIANTS
+            .iter()
+            .find(|v| v.name == "lasker")
+            .unwrap();
+        let placing: Sector = "0-1-9-8".parse().unwrap();
+        assert_eq!(
+            generate_command(
+                &lasker,
+                NMoveRule::new(50).unwrap(),
+                Path::new("d"),
+                placing
+            ),
+            "millbase generate --variant lasker --n-move-rule 50 --dir d 0-1-9-8"
+        );
     }
 }

@@ -129,3 +129,100 @@ fn bad_sectors_and_damaged_tables_are_reported() {
     assert_eq!(code, 0);
     assert!(out.contains("3-3-0-0: 169626 positions"), "{out}");
 }
+
+/// The figures of `millbase plan --json` for `sectors`: (sectors, positions, estimated time as
+/// the one-line figures write it).
+fn planned(sectors: &[&str]) -> (u64, u64, String) {
+    let mut args = vec!["plan", "--json"];
+    args.extend_from_slice(sectors);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let plan: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let count: u64 = plan["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["sectors"].as_array().unwrap().len() as u64)
+        .sum();
+    let secs = plan["estimated_seconds"].as_f64().unwrap();
+    let time = if secs < 3600.0 {
+        format!("{:.1} min", secs / 60.0)
+    } else {
+        format!("{:.2} h", secs / 3600.0)
+    };
+    (count, plan["total_positions"].as_u64().unwrap(), time)
+}
+
+#[test]
+fn a_long_solve_is_announced_with_its_figures_before_it_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("tables");
+    let d = d.to_str().unwrap();
+    // The moving phase: 49 sectors, 8,904,593,601 positions, about 36 minutes on 2 cores.
+    let (sectors, positions, time) = planned(&["9-9"]);
+    assert_eq!((sectors, positions), (49, 8_904_593_601));
+    let line = format!(
+        "to solve in {d}: 49 sectors, 8904593601 positions; estimated {time} on 2 cores, \
+         peak memory "
+    );
+    // --dry-run prints the line and solves nothing (not even the directory is made).
+    let (code, out, err) = run(&["generate", "--dry-run", "--dir", d, "9-9"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with(&line) && out.contains(", disk "), "{out}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert!(!Path::new(d).exists());
+
+    // A real run prints the same line first, before solving: read it, then stop the run.
+    let mut child = millbase()
+        .args(["generate", "--quiet", "--dir", d, "9-9"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut first,
+    )
+    .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(
+        first, out,
+        "the announcement of the run is the dry run's line"
+    );
+}
+
+#[test]
+fn a_short_solve_is_not_announced_and_present_sectors_are_not_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    // Under a minute: no announcement, the run's lines only; one sector, in the singular.
+    let (code, out, err) = run(&["generate", "--quiet", "--dir", d, "3-3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("to solve"), "{out}");
+    assert!(
+        out.starts_with("3-3-0-0: 169626 positions in ") && out.contains(" positions/s"),
+        "{out}"
+    );
+    assert!(
+        out.contains("done: 1 sector solved (169626 positions) in "),
+        "{out}"
+    );
+    // What is on disk is not counted again: 3-4 needs 3-3 (present) and 3-4 + 4-3.
+    let (code, out, _) = run(&["generate", "--dry-run", "--dir", d, "3-4"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.starts_with(&format!(
+            "to solve in {d}: 2 sectors, 1520796 positions; estimated "
+        )),
+        "{out}"
+    );
+    let (code, out, _) = run(&["generate", "--dry-run", "--dir", d, "3-3"]);
+    assert_eq!(code, 0);
+    assert_eq!(out, format!("to solve in {d}: nothing\n"));
+    // --no-deps counts the named components only.
+    let (code, out, _) = run(&["generate", "--dry-run", "--no-deps", "--dir", d, "3-5"]);
+    assert_eq!(code, 0);
+    assert!(out.contains(": 2 sectors, "), "{out}");
+}

@@ -77,6 +77,34 @@ fn probe_errors_are_clear() {
 }
 
 #[test]
+fn a_missing_table_is_named_with_the_command_that_makes_it_and_its_cost() {
+    // Only 3-3, 3-4 and 4-3 are there: the start position's sector is missing.
+    let dir = generated();
+    let d = dir.path().to_str().unwrap();
+    let (code, _, err) = run(&["probe", "--dir", d, "start"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("0-0-9-9.mbw: no such file"), "{err}");
+    // The whole game is 318 sectors and 26,743,107,774 positions (`millbase plan`); the
+    // three present (169,626 + 2 x 760,398 positions) are not counted.
+    let command = format!("millbase generate --dir {d} 0-0-9-9");
+    let figures = "315 sectors, 26741417352 positions; estimated ";
+    assert!(
+        err.contains(&format!("make it with `{command}` (to solve: {figures}")),
+        "{err}"
+    );
+    assert!(err.trim_end().ends_with(" GiB)"), "{err}");
+    // The same figures as generate's own line for that command.
+    let (code, out, _) = run(&["generate", "--dry-run", "--dir", d, "0-0-9-9"]);
+    assert_eq!(code, 0);
+    let line = out
+        .trim_end()
+        .strip_prefix(&format!("to solve in {d}: "))
+        .unwrap();
+    assert!(err.contains(&format!("(to solve: {line})")), "{err}\n{out}");
+}
+
+#[test]
 fn verify_passes_then_fails_on_a_flipped_byte_or_a_truncation() {
     let dir = generated();
     let d = dir.path().to_str().unwrap();

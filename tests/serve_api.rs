@@ -21,6 +21,9 @@ const LOSS6: &str = "***OO***/********/@O**@**@ b m s 3 0 3 0 0 0 0 0 0 0 0 1 1"
 const REMOVE: &str = "O***O***/********/@O**@**@ w m r 3 0 3 0 1 0 -1 -1 -1 -1 0 0 1 ids:nodes";
 /// [`WIN7`] with a fourth black stone on a1: sector 3-4.
 const IN_3_4: &str = "O***O***/********/@O**@@*@ w m s 3 0 4 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes";
+/// White (e5, d7, g4, a7) to move against three black stones, sector 4-3: g4-g7 closes a mill
+/// and any removal leaves black two stones, a win in one ply.
+const MILL_4_3: &str = "@O*@****/***@****/O*O****O w m s 4 0 3 0 0 0 0 0 0 0 0 0 1";
 
 /// Tables of sector 3-3 (no N-move rule) and a server over them.
 fn served(extra_generate: &[&str]) -> (tempfile::TempDir, Server) {
@@ -271,8 +274,20 @@ fn a_missing_sector_is_a_404_naming_it_and_the_command_that_makes_it() {
         error.contains("sector 3-4") && error.contains(&command),
         "{error}"
     );
+    // What making it costs: 3-4 and 4-3 (3-3 is there), as `generate --dry-run` says.
+    let cost = &body["cost"];
+    assert_eq!(
+        (&cost["sectors"], &cost["positions"]),
+        (&2.into(), &1_520_796.into())
+    );
+    let (code, out, _) = millbase(&["generate", "--dry-run", "--dir", d, "3-4"]);
+    assert_eq!(code, 0);
+    let text = cost["text"].as_str().unwrap();
+    assert_eq!(out, format!("to solve in {d}: {text}\n"));
+    assert!(error.ends_with(&format!("(to solve: {text})")), "{error}");
     let (status, pv) = server.get_json(&format!("/api/pv?fen={}", encode(IN_3_4)));
     assert_eq!((status, &pv["sector"]), (404, &body["sector"]));
+    assert_eq!(pv["cost"], body["cost"]);
     // Run the command it names; the running server then answers.
     let words: Vec<&str> = command.split_whitespace().skip(1).collect();
     let (code, _, err) = millbase(&words);
@@ -280,6 +295,75 @@ fn a_missing_sector_is_a_404_naming_it_and_the_command_that_makes_it() {
     let (status, body) = server.get_json(&path);
     assert_eq!(status, 200, "{body}");
     assert_eq!(body, cli_json(&["probe", "--dir", d, "--json", IN_3_4]));
+}
+
+#[test]
+fn without_tables_every_move_gets_the_search_evaluation_labelled_as_search() {
+    let (dir, server) = served(&[]);
+    let d = dir.path().to_str().unwrap();
+    let path = format!("/api/probe?fen={}", encode(MILL_4_3));
+    let (status, body) = server.get_json(&path);
+    assert_eq!(
+        (status, body["sector"].as_str()),
+        (404, Some("4-3")),
+        "{body}"
+    );
+    let search = &body["search"];
+    assert_eq!(search["source"], "search", "{body}");
+    // Every legal move, once.
+    let (_, moves) = server.get_json(&format!("/api/moves?fen={}", encode(MILL_4_3)));
+    let mut legal: Vec<&str> = moves["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    let rows = search["moves"].as_array().unwrap();
+    let mut searched: Vec<&str> = rows.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    legal.sort_unstable();
+    searched.sort_unstable();
+    assert_eq!(searched, legal);
+    // The three removals after g4-g7 win at once, first; the other moves have a score, in
+    // centi-stones for white, best first (at least one iteration within the time, unless the
+    // machine stalled: then neither score nor depth).
+    for row in &rows[..3] {
+        assert!(row["move"].as_str().unwrap().starts_with("g4-g7x"), "{row}");
+        assert_eq!(
+            (&row["value"], &row["plies"]),
+            (&"win".into(), &1.into()),
+            "{row}"
+        );
+    }
+    let scores: Vec<i64> = rows[3..]
+        .iter()
+        .filter_map(|row| {
+            assert_eq!(row["value"], Json::Null, "{row}");
+            match row["score"].as_i64() {
+                Some(cp) => {
+                    assert!(row["depth"].as_u64() >= Some(1), "{row}");
+                    Some(cp)
+                }
+                None => {
+                    assert_eq!(row["depth"], 0, "{row}");
+                    None
+                }
+            }
+        })
+        .collect();
+    assert!(scores.is_sorted_by(|a, b| a >= b), "{scores:?}");
+    // Once the tables are there, the same moves win in one ply by the tables.
+    let (code, _, err) = millbase(&["generate", "--quiet", "--dir", d, "4-3"]);
+    assert_eq!(code, 0, "{err}");
+    let (status, body) = server.get_json(&path);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.get("search").is_none());
+    for m in &body["moves"].as_array().unwrap()[..3] {
+        assert_eq!(
+            (&m["value"], &m["plies"]),
+            (&"win".into(), &1.into()),
+            "{m}"
+        );
+    }
 }
 
 #[test]

@@ -1,9 +1,10 @@
 //! The explorer in a real headless Chromium, driven over WebDriver (chromedriver): the page
 //! shows the values `probe --json` gives, plays moves clicked on the board (a fly, a slide
 //! closing a mill and its removal, a placement) and in the move list, keeps the position in
-//! the URL, undoes, names the missing sector and the command that makes it, reports a bad
-//! position string, and fits a phone's screen. Screenshots go to `target/explorer.png` and
-//! `target/explorer-phone.png`.
+//! the URL, undoes, names the missing sector and the command that makes it with what that
+//! costs, shows the search's evaluation of each move there, labelled as search, reports a bad
+//! position string, and fits a phone's screen. Screenshots go to `target/explorer.png`,
+//! `target/explorer-search.png` and `target/explorer-phone.png`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them); without them
 //! the test fails and says so. The WebDriver calls are a few JSON requests over HTTP, made
@@ -406,6 +407,52 @@ fn the_explorer_in_a_real_browser() {
         "{problem}"
     );
     assert_eq!(shown(&b)["moves"].as_array().unwrap().len(), 23);
+    // Beside the command, what running it costs: the figures of the API's 404.
+    let (status, api) = server.get_json(&format!("/api/probe?fen={}", encode(&placed)));
+    assert_eq!(status, 404);
+    let cost = format!("To solve: {}.", api["cost"]["text"].as_str().unwrap());
+    assert!(
+        cost.contains(" sectors, ") && cost.contains(" GiB"),
+        "{cost}"
+    );
+    assert_eq!(b.text("#cost"), cost);
+    // Every move with the engine's search evaluation, labelled as search, not tables.
+    let page = b.js("const v = document.getElementById('value');
+        const label = document.getElementById('moves-source');
+        return {source: v.dataset.source, value: v.textContent, hidden: label.hidden,
+          label: label.textContent,
+          moves: [...document.querySelectorAll('#moves li')].map((li) => ({
+            source: li.dataset.source, score: li.dataset.score === undefined ? null
+              : Number(li.dataset.score), text: li.querySelector('.val').textContent}))};");
+    assert_eq!(page["source"], "search", "{page}");
+    assert!(
+        page["value"]
+            .as_str()
+            .unwrap()
+            .contains("search, not tables"),
+        "{page}"
+    );
+    assert_eq!(page["hidden"], false, "{page}");
+    assert!(
+        page["label"]
+            .as_str()
+            .unwrap()
+            .starts_with("Search, not tables"),
+        "{page}"
+    );
+    let shown_moves = page["moves"].as_array().unwrap();
+    assert_eq!(shown_moves.len(), 23);
+    for m in shown_moves {
+        assert_eq!(m["source"], "search", "{m}");
+        // The score in stones, as the API gives it in centi-stones.
+        if let Some(cp) = m["score"].as_i64() {
+            let stones = format!("{:.2}", cp as f64 / 100.0);
+            let text = if cp > 0 { format!("+{stones}") } else { stones };
+            assert_eq!(m["text"], text.as_str(), "{m}");
+        }
+    }
+    assert!(shown_moves.iter().any(|m| m["score"].is_i64()), "{page}");
+    b.screenshot(&target.join("explorer-search.png"));
 
     // A bad position string in the field: a message, and the position stays.
     b.type_into("#fen", "nonsense");

@@ -7,6 +7,7 @@ use crate::generate::{
 };
 use crate::graph::moving_sectors_up_to;
 use crate::index::Sector;
+use crate::plan::{Cost, count, plan, unsolved};
 use crate::rules::Variant;
 use crate::solve::SectorStats;
 use crate::table::{TableDir, TableError, TableSet, distance_path, wdl_path};
@@ -67,6 +68,11 @@ pub struct GenerateArgs {
     /// component keeps two from solving the same one.
     #[arg(long, requires = "sectors", conflicts_with_all = ["all", "malom"])]
     no_deps: bool,
+    /// Print what the run would still solve in --dir (sectors, positions, estimated time on
+    /// 2 cores, peak memory, disk: the line printed before any solve estimated over a
+    /// minute), and solve nothing.
+    #[arg(long)]
+    dry_run: bool,
     /// Sectors to solve, as w-b (moving phase) or w-b-wf-bf, counted from the side to move;
     /// everything they depend on is solved too. Default: every moving-phase sector with
     /// w + b <= 10.
@@ -185,10 +191,16 @@ fn report_line(r: &ComponentReport) -> String {
         return format!("{names}: already solved, kept");
     }
     let secs = r.elapsed.as_secs_f64();
+    // Three decimals under a second, so that small sectors do not show "0.00 s".
+    let shown = if secs < 1.0 {
+        format!("{secs:.3}")
+    } else {
+        format!("{secs:.2}")
+    };
     let mut line = format!(
-        "{names}: {} positions in {secs:.2} s ({:.2} M positions/s)",
-        r.positions,
-        r.positions as f64 / secs.max(1e-9) / 1e6
+        "{names}: {} in {shown} s ({})",
+        count(r.positions, "position", "positions"),
+        speed(r.positions as f64 / secs.max(1e-9))
     );
     if let Some(peak) = r.peak_memory {
         let _ = write!(line, ", peak memory {} MiB", peak >> 20);
@@ -201,6 +213,21 @@ fn report_line(r: &ComponentReport) -> String {
     }
     line
 }
+
+/// A solving speed in positions per second, in the unit that shows it: "4.09 M positions/s",
+/// "35.2 k positions/s", "850 positions/s".
+fn speed(rate: f64) -> String {
+    if rate >= 1e6 {
+        format!("{:.2} M positions/s", rate / 1e6)
+    } else if rate >= 1e3 {
+        format!("{:.1} k positions/s", rate / 1e3)
+    } else {
+        format!("{rate:.0} positions/s")
+    }
+}
+
+/// Runs estimated to take longer than this, seconds, are announced before they start.
+const ANNOUNCE_SECONDS: f64 = 60.0;
 
 /// The rule of `--n-move-rule N`, or a usage error when N is too large.
 pub fn n_move_rule(n: u16) -> Result<NMoveRule, CliError> {
@@ -234,6 +261,20 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     } else {
         parse_sectors(&v, &args.sectors)?
     };
+    // What the run will solve, from the plan and the files in the directory: announced
+    // before a long solve (on standard output, with the run's other lines).
+    let mut entries = plan(&v, &targets);
+    if args.no_deps {
+        entries.retain(|e| e.sectors.iter().any(|s| targets.contains(s)));
+    }
+    let cost = Cost::of(&v, &unsolved(&dir, entries));
+    let announce = format!("to solve in {}: {cost}\n", dir.display());
+    if args.dry_run {
+        return emit(&announce);
+    }
+    if cost.seconds > ANNOUNCE_SECONDS {
+        emit(&announce)?;
+    }
     let multi = if args.quiet {
         MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden())
     } else {
@@ -267,18 +308,19 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     let positions: u64 = solved.iter().map(|r| r.positions).sum();
     let peak = solved.iter().filter_map(|r| r.peak_memory).max();
     let secs = start.elapsed().as_secs_f64();
-    let count = |f: &dyn Fn(&ComponentReport) -> bool| -> usize {
+    let sectors = |f: &dyn Fn(&ComponentReport) -> bool| -> usize {
         reports
             .iter()
             .filter(|r| f(r))
             .map(|r| r.sectors.len())
             .sum()
     };
-    let by_other = count(&|r| r.by_other_process);
+    let by_other = sectors(&|r| r.by_other_process);
     let mut line = format!(
-        "done: {} sectors solved ({positions} positions) in {secs:.1} s, {} already present",
-        count(&|r| r.solved),
-        count(&|r| !r.solved),
+        "done: {} solved ({}) in {secs:.1} s, {} already present",
+        count(sectors(&|r| r.solved) as u64, "sector", "sectors"),
+        count(positions, "position", "positions"),
+        sectors(&|r| !r.solved),
     );
     if by_other > 0 {
         let _ = write!(line, " ({by_other} solved by another process meanwhile)");
@@ -441,4 +483,43 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
         t
     };
     emit(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn report(positions: u64, elapsed: Duration) -> ComponentReport {
+        ComponentReport {
+            sectors: vec!["0-0-9-9".parse().unwrap()],
+            solved: true,
+            by_other_process: false,
+            repaired: Vec::new(),
+            positions,
+            elapsed,
+            peak_memory: None,
+            spilled: false,
+            stats: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn speeds_are_shown_in_a_unit_that_shows_them() {
+        assert_eq!(speed(4.094e6), "4.09 M positions/s");
+        assert_eq!(speed(35_240.0), "35.2 k positions/s");
+        assert_eq!(speed(850.0), "850 positions/s");
+    }
+
+    #[test]
+    fn a_one_position_sector_is_reported_in_the_singular() {
+        assert_eq!(
+            report_line(&report(1, Duration::from_micros(400))),
+            "0-0-9-9: 1 position in 0.000 s (2.5 k positions/s)"
+        );
+        assert_eq!(
+            report_line(&report(169_626, Duration::from_millis(1500))),
+            "0-0-9-9: 169626 positions in 1.50 s (113.1 k positions/s)"
+        );
+    }
 }

@@ -3,7 +3,7 @@
 use super::workflow::{WorkflowOptions, snakefile};
 use super::{CliError, VariantArg, emit};
 use crate::cli::generate::{n_move_rule, parse_sectors, table_dir};
-use crate::plan::{PlanEntry, plan};
+use crate::plan::{PlanEntry, bytes, duration, estimate, plan};
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -45,67 +45,14 @@ pub struct PlanArgs {
     sectors: Vec<String>,
 }
 
-/// Solving throughput on the project machine (2 cores), positions per second, measured in
-/// the whole-game run of docs/BENCHMARKS.md ("The standard game"): the moving phase at 4.09 M/s
-/// over its 8.9 billion positions; the placing pass at 5.9 M/s on its large sectors (8-8-1-1,
-/// 7-7-2-2) after the per-opponent tables (5.18 M/s over the whole placing phase before them).
-const MOVING_RATE: f64 = 4.1e6;
-const PLACING_RATE: f64 = 6.0e6;
-/// Peak bytes per slot while solving: the solver's 4-byte cells, the 2-byte output and the
-/// work lists; the one-pass solver of sectors without internal moves holds only its 2-byte
-/// output; each exit table held costs its 2-byte values plus the buffers of reading it. The
-/// solver holds the exit tables of one component sector at a time (for that sector's forward
-/// pass), so the read term counts the largest such set, not all dependencies together.
-///
-/// Fitted to the peaks measured in the same run (within 10 % on the large components), when
-/// the solver still held every dependency for the whole solve and the read term was their
-/// sum. Not re-fitted for the staged loading, but checked against it on the 16 Lasker
-/// components of more than 40 M slots in the closure of 5-6-1-1 (`millbase generate
-/// --variant lasker 5-6-1-1`, 2026-12-02): the estimate is 0.90-2.08 times the measured
-/// peak, and below it for 4-6-0-1 + 6-4-1-0 (by 10 %) and 5-6-0-1 + 6-5-1-0 (by 2 %), whose
-/// work lists are large (13-15 bytes per slot in all). A least-squares fit on those 16
-/// (6.3 and 2.2 bytes per slot) would undershoot such components further, so the constants
-/// are kept. Re-solving single components with the old and the staged solver saved 2.2-2.8
-/// bytes per slot of the tables no longer held.
-const WORK_BYTES_PER_SLOT: f64 = 8.0;
-const EXIT_ONLY_BYTES_PER_SLOT: f64 = 2.0;
-const READ_BYTES_PER_SLOT: f64 = 3.5;
-/// Measured size of the standard game's tables, bits per position (WDL 0.60 + distance 2.84).
-const DISK_BITS_PER_POSITION: f64 = 3.44;
-
-/// The plan's estimates for one component on the project machine (2 cores).
-pub struct Estimate {
-    /// Solving time, seconds.
-    pub seconds: f64,
-    /// Peak memory, bytes.
-    pub memory: f64,
-    /// Size of its tables, bytes.
-    pub disk: f64,
-}
+/// The plan's estimates for one component (`workflow` sizes its jobs with them).
+pub use crate::plan::Estimate;
 
 /// Workflow formats of `plan --emit`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EmitFormat {
     /// A Snakefile.
     Snakemake,
-}
-
-pub fn estimate(v: &crate::rules::Variant, e: &PlanEntry) -> Estimate {
-    let positions: u64 = e.positions.iter().sum();
-    let slots: u64 = e.slots.iter().sum();
-    // Sectors whose moves all leave them take the one-pass solver (2 bytes per slot).
-    let exit_only = crate::graph::is_exit_only(v, e.sectors[0]);
-    let (rate, work_bytes) = if exit_only {
-        (PLACING_RATE, EXIT_ONLY_BYTES_PER_SLOT)
-    } else {
-        (MOVING_RATE, WORK_BYTES_PER_SLOT)
-    };
-    let read = crate::plan::largest_exit_slots(v, &e.sectors);
-    Estimate {
-        seconds: positions as f64 / rate,
-        memory: slots as f64 * work_bytes + read as f64 * READ_BYTES_PER_SLOT,
-        disk: positions as f64 * DISK_BITS_PER_POSITION / 8.0,
-    }
 }
 
 /// `millbase plan`.
@@ -208,24 +155,4 @@ fn command_line() -> String {
         })
         .collect();
     words.join(" ")
-}
-
-fn duration(s: f64) -> String {
-    if s < 60.0 {
-        format!("{s:.1} s")
-    } else if s < 3600.0 {
-        format!("{:.1} min", s / 60.0)
-    } else {
-        format!("{:.2} h", s / 3600.0)
-    }
-}
-
-fn bytes(b: f64) -> String {
-    if b < 1024.0 * 1024.0 {
-        format!("{:.0} KiB", b / 1024.0)
-    } else if b < 1024.0 * 1024.0 * 1024.0 {
-        format!("{:.1} MiB", b / 1048576.0)
-    } else {
-        format!("{:.2} GiB", b / 1073741824.0)
-    }
 }

@@ -4,13 +4,14 @@ use super::batch::{BatchArgs, run_batch};
 use super::generate::table_dir;
 use super::{CliError, VariantArg, emit, position_arg};
 use crate::notation::{format_move, parse_position_info};
+use crate::plan::missing_table_advice;
 use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
 use crate::report::{self, AnswerError};
 use crate::rules::Variant;
-use crate::table::TableDir;
+use crate::table::{TableDir, TableError};
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `millbase probe`.
 #[derive(Debug, Args)]
@@ -120,14 +121,28 @@ pub fn run_probe(args: &ProbeArgs) -> Result<(), CliError> {
     if args.batch.batch {
         return run_batch(&args.variant, &args.dir, &args.counter, &args.batch);
     }
-    let (v, tb, _) = open(&args.variant, &args.dir)?;
+    let (v, tb, dir) = open(&args.variant, &args.dir)?;
     let (pos, counter) = position_and_counter(&v, &args.position, &args.counter)?;
-    let answer = report::probe(&tb, &pos, counter).map_err(answer_error)?;
+    let answer = report::probe(&tb, &pos, counter).map_err(|e| missing_advice(e, &tb, &dir))?;
     if args.json {
         emit(&format!("{}\n", answer.json_text(&v)))
     } else {
         emit(&answer.text(&v))
     }
+}
+
+/// The error of a failed probe; for a missing table, followed by the command that makes it
+/// and what that costs in `dir` (sectors, positions, estimated time, peak memory, disk).
+fn missing_advice(e: AnswerError, tb: &Tablebase, dir: &Path) -> CliError {
+    let advice = match &e {
+        AnswerError::Probe(ProbeError::Table(TableError::Missing { sector, .. })) => {
+            missing_table_advice(tb.variant(), tb.rule(), dir, *sector)
+        }
+        _ => return answer_error(e),
+    };
+    let mut error = answer_error(e);
+    error.message = format!("{}; {}", error.message, super::one_line(&advice));
+    error
 }
 
 /// `millbase pv`.

@@ -10,21 +10,31 @@
 //!   with the position it leads to (needs no table).
 //!
 //! Every endpoint also takes `variant=V`, which must be the variant served. A bad query or
-//! position is a 400, a position whose sector has no table a 404 naming the sector and the
-//! `generate` command that makes it, a damaged table a 500; each with `{"error": "..."}`.
+//! position is a 400, a position whose sector has no table a 404 naming the sector, the
+//! `generate` command that makes it and what that costs (`"cost"`: sectors, positions,
+//! estimated time, peak memory and disk, and the same in one line, `"text"`), a damaged table
+//! a 500; each with `{"error": "..."}`. The 404 of `/api/probe` also carries the engine's
+//! search evaluation of every legal move (`"search"`, with `"source": "search"`): an
+//! estimate by alpha-beta search within [`SEARCH_BUDGET`], not a table value.
 //! Requests name positions only: the files read are those of the served directory that the
 //! tables of those positions live in.
 
+use crate::engine::game::{DrawRules, Game};
+use crate::engine::{Engine, EngineConfig, Limits, Score};
 use crate::index::Sector;
 use crate::movegen::{Convention, Outcome, legal_moves, outcome, play};
 use crate::notation::{PositionInfo, format_move, format_position_info, parse_position_info};
+use crate::plan::{cost_to_solve, generate_command, missing_table_advice, sector_name};
 use crate::position::{Color, Move, Position};
 use crate::probe::{ProbeError, Tablebase};
 use crate::report::{self, AnswerError, rule_json};
 use crate::rules::{NO_SQUARE, Variant, points};
 use crate::table::TableError;
+use crate::value::Value;
 use serde_json::{Map, Value as Json, json};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 /// Longest position string accepted.
 const MAX_FEN_LEN: usize = 512;
@@ -34,6 +44,13 @@ pub const MAX_PV_PLIES: usize = 1000;
 
 /// Default length of `/api/pv` (as `millbase pv`).
 const DEFAULT_PV_PLIES: usize = 100;
+
+/// Time the search evaluation of all moves of a position without tables takes at most (shared
+/// among its moves), so that the page stays quick and the server responsive.
+pub const SEARCH_BUDGET: Duration = Duration::from_millis(300);
+
+/// Transposition table of that search, MiB (one per request).
+const SEARCH_HASH_MB: usize = 4;
 
 /// A reply: an HTTP status and a JSON body (as text).
 #[derive(Debug, Clone, PartialEq)]
@@ -128,6 +145,15 @@ impl Explorer {
                 status: 200,
                 body: answer.json_text(&self.variant),
             },
+            // No table: what making it costs, and the engine's search in the meantime.
+            Err(AnswerError::Probe(ProbeError::Table(TableError::Missing { sector, .. }))) => {
+                let mut body = self.missing_body(sector);
+                body.insert("search".into(), self.search(&req.pos, req.info));
+                Reply {
+                    status: 404,
+                    body: Json::Object(body).to_string(),
+                }
+            }
             Err(AnswerError::Probe(e)) => self.probe_error(e),
             Err(e @ AnswerError::NeedsDistances { .. }) => Reply::error(404, e.to_string()),
         }
@@ -346,63 +372,127 @@ impl Explorer {
 
     /// 404 for a position whose sector has no table.
     fn missing(&self, sector: Sector) -> Reply {
-        let name = sector_name(sector);
-        let command = self.generate_command(&name);
+        Reply {
+            status: 404,
+            body: Json::Object(self.missing_body(sector)).to_string(),
+        }
+    }
+
+    /// The body of that 404: the error, the sector, the command that makes its tables and
+    /// what running it costs here.
+    fn missing_body(&self, sector: Sector) -> Map<String, Json> {
+        let (v, rule) = (&self.variant, self.tb.rule());
         let mut body = Map::new();
         body.insert(
             "error".into(),
             format!(
-                "no table for sector {name} in {}: make it with `{command}`",
-                self.dir.display()
+                "no table for sector {} in {}: {}",
+                sector_name(sector),
+                self.dir.display(),
+                missing_table_advice(v, rule, &self.dir, sector)
             )
             .into(),
         );
-        body.insert("sector".into(), name.into());
-        body.insert("command".into(), command.into());
-        Reply {
-            status: 404,
-            body: Json::Object(body).to_string(),
-        }
+        body.insert("sector".into(), sector_name(sector).into());
+        body.insert(
+            "command".into(),
+            generate_command(v, rule, &self.dir, sector).into(),
+        );
+        body.insert("cost".into(), cost_to_solve(v, &self.dir, &[sector]).json());
+        body
     }
 
-    /// The `millbase generate` command that makes the tables of a sector in this directory
-    /// under this directory's variant and rule.
-    pub fn generate_command(&self, sector: &str) -> String {
-        let mut cmd = String::from("millbase generate");
-        if self.variant.name != "std" {
-            cmd.push_str(&format!(" --variant {}", self.variant.name));
-        }
+    /// The engine's search evaluation of every legal move of `pos`, best first, within
+    /// [`SEARCH_BUDGET`] in all: `{"source": "search", "budget_ms", "moves": [{"move",
+    /// "value", "plies", "score", "depth"}, ...]}`. Each move's position is searched by the
+    /// engine (alpha-beta; its leaves read the tables where they are present): `"value"` is
+    /// "win", "loss" or "draw" when the search proved it (`"plies"` to the end of the game,
+    /// without an N-move rule), else `null` with `"score"`, the evaluation in centi-stones for
+    /// the side making the move.
+    fn search(&self, pos: &Position, info: PositionInfo) -> Json {
+        let v = self.variant;
         let rule = self.tb.rule();
-        if rule.is_active() {
-            cmd.push_str(&format!(" --n-move-rule {}", rule.n()));
+        let rules = DrawRules {
+            n_move: rule.is_active().then(|| u32::from(rule.n())),
+            threefold: true,
+        };
+        let mut config = EngineConfig::new(v, self.dir.clone());
+        config.rules = rules;
+        config.hash_mb = SEARCH_HASH_MB;
+        let mut engine = Engine::new(config);
+        // Open the tables before the clock starts (the first move's search would pay for it).
+        let _ = engine.oracle();
+        let stop = AtomicBool::new(false);
+        let start = Instant::now();
+        let moves = legal_moves(&v, pos, Convention::Combined);
+        let mut rows: Vec<(i64, Json)> = Vec::with_capacity(moves.len());
+        for (i, &mv) in moves.iter().enumerate() {
+            let (next, next_info) = self.after(pos, info, mv);
+            // The time left, shared among the moves left (at least a millisecond each).
+            let left = SEARCH_BUDGET.saturating_sub(start.elapsed());
+            let time = (left / (moves.len() - i) as u32).max(Duration::from_millis(1));
+            let (value, score, depth) = match self.finished(&next, next_info) {
+                Some(value) => (Some(value), None, 0),
+                None => {
+                    let game = Game::new(v, next, next_info, rules);
+                    let limits = Limits {
+                        movetime: Some(time),
+                        ..Limits::default()
+                    };
+                    let d = engine.think(&game, &limits, &stop);
+                    match (d.value, d.score) {
+                        (Some(value), _) => (Some(value.before_move()), None, d.depth),
+                        // Not even one iteration within the time: no evaluation.
+                        (None, Score::Cp(cp)) if d.depth > 0 => (None, Some(-cp), d.depth),
+                        _ => (None, None, d.depth),
+                    }
+                }
+            };
+            let rank = match (value, score) {
+                (Some(Value::Win(n)), _) => 1_000_000 - i64::from(n),
+                (Some(Value::Loss(n)), _) => -1_000_000 + i64::from(n),
+                (_, Some(cp)) => i64::from(cp),
+                (Some(Value::Draw), _) => 0,
+                (None, None) => -2_000_000,
+            };
+            // Under an N-move rule the tables' distances are DTR: the kind only.
+            let plies = value.and_then(Value::plies).filter(|_| !rule.is_active());
+            rows.push((
+                rank,
+                json!({
+                    "move": format_move(&v, mv),
+                    "value": value.map(Value::kind),
+                    "plies": plies,
+                    "score": score,
+                    "depth": depth,
+                }),
+            ));
         }
-        cmd.push_str(&format!(
-            " --dir {} {sector}",
-            shell_quote(&self.dir.display().to_string())
-        ));
-        cmd
+        // Best first; moves of equal rank keep the move generator's order.
+        rows.sort_by_key(|(rank, _)| std::cmp::Reverse(*rank));
+        json!({
+            "source": "search",
+            "budget_ms": SEARCH_BUDGET.as_millis() as u64,
+            "moves": rows.into_iter().map(|(_, row)| row).collect::<Vec<_>>(),
+        })
     }
-}
 
-/// A sector as `generate` takes it: `w-b` in the moving phase, else `w-b-wf-bf`.
-pub fn sector_name(s: Sector) -> String {
-    if s.is_moving() {
-        format!("{}-{}", s.w, s.b)
-    } else {
-        s.to_string()
-    }
-}
-
-/// Quote a word for a POSIX shell when it needs it.
-fn shell_quote(word: &str) -> String {
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:,@%".contains(c));
-    if plain {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
+    /// The value, for the side that just moved, of a position where the game is over: by the
+    /// rules, or drawn by the tables' N-move rule. `None` while the game goes on.
+    fn finished(&self, next: &Position, info: PositionInfo) -> Option<Value> {
+        let for_next = match outcome(&self.variant, next) {
+            Some(Outcome::Loss) => Value::Loss(0),
+            Some(Outcome::Win) => Value::Win(0),
+            Some(Outcome::Draw) => Value::Draw,
+            None => {
+                let rule = self.tb.rule();
+                let drawn = rule.is_active()
+                    && !next.pending_removal
+                    && info.counter >= u32::from(rule.n());
+                return drawn.then_some(Value::Draw);
+            }
+        };
+        Some(for_next.before_move())
     }
 }
 
@@ -447,13 +537,6 @@ fn parse_query(query: Option<&str>, allowed: &[&str]) -> Result<Vec<(String, Str
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quotes_only_when_needed() {
-        assert_eq!(shell_quote("data/std"), "data/std");
-        assert_eq!(shell_quote("my tables"), "'my tables'");
-        assert_eq!(shell_quote("it's"), r"'it'\''s'");
-    }
 
     #[test]
     fn grid_coordinates_follow_the_square_names() {

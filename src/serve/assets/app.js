@@ -1,7 +1,9 @@
 // millbase explorer: the board, the moves coloured by their values, the best line.
 // Everything it knows comes from the API beside it: /api/info (the board), /api/moves (the
 // position and its legal moves, with the position each leads to), /api/probe (values),
-// /api/pv (the best line). No rules are coded here.
+// /api/pv (the best line). No rules are coded here. Where a table is missing, /api/probe's
+// 404 names the command that makes it with what that costs, and carries the engine's search
+// evaluation of each move, which the page shows labelled as search, not tables.
 'use strict';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -13,7 +15,7 @@ const S = {
   fen: '',          // the position shown, as given
   pos: null,        // /api/moves of it
   probe: null,      // /api/probe of it, or null
-  problem: null,    // the probe's error body, or null
+  problem: null,    // the probe's error body (with .cost and .search for a missing table), or null
   pv: null,         // /api/pv of it, or null
   line: [],         // history: [{fen, move}], move = the move that led there (or null)
   at: -1,           // index of the position shown in `line`
@@ -265,8 +267,24 @@ function rank(v) {
   }
 }
 
+/** The table value of a move; without tables, the value the search proved (or null). */
 function moveValue(text) {
-  return S.probe ? S.probe.moves.find((m) => m.move === text) || null : null;
+  if (S.probe) return S.probe.moves.find((m) => m.move === text) || null;
+  const row = searchRows().find((m) => m.move === text);
+  return row && row.value ? row : null;
+}
+
+/** The search's evaluation of the moves where a table is missing, best first (or []). */
+function searchRows() {
+  return S.problem && S.problem.search ? S.problem.search.moves : [];
+}
+
+/** A search evaluation in words: a proven value, or the score in stones ("+0.19"). */
+function searchWords(r) {
+  if (r.value) return valueWords(r, false);
+  if (r.score === null || r.score === undefined) return '?';
+  const stones = (r.score / 100).toFixed(2);
+  return r.score > 0 ? `+${stones}` : stones;
 }
 
 const COLORS = {
@@ -419,11 +437,13 @@ function drawStatus() {
   v.className = '';
   delete v.dataset.plies;
   delete v.dataset.dtr;
+  delete v.dataset.source;
   v.dataset.value = '';
   if (S.probe) {
     const p = S.probe;
     v.className = p.value;
     v.dataset.value = p.value;
+    v.dataset.source = 'tables';
     if (p.plies !== null) v.dataset.plies = p.plies;
     if (p.dtr !== null) v.dataset.dtr = p.dtr;
     v.append(`${valueWords(p, true)} `);
@@ -431,6 +451,16 @@ function drawStatus() {
     detail.className = 'detail';
     const who = `for ${pos.to_move}`;
     detail.textContent = ruleN() > 0 ? `${who} (${ruleN()}-move rule, counter ${p.rule.counter})` : who;
+    v.appendChild(detail);
+  } else if (searchRows().length > 0) {
+    // No table: the search's best move, labelled as such.
+    const best = searchRows()[0];
+    v.className = best.value || 'unknown';
+    v.dataset.source = 'search';
+    v.append(`${searchWords(best)} `);
+    const detail = document.createElement('span');
+    detail.className = 'detail';
+    detail.textContent = `for ${pos.to_move} after ${best.move} · search, not tables`;
     v.appendChild(detail);
   } else if (!S.problem) {
     v.textContent = '…';
@@ -450,6 +480,13 @@ function drawStatus() {
       code.textContent = S.problem.command;
       pr.appendChild(code);
     }
+    if (S.problem.cost) {
+      const cost = document.createElement('div');
+      cost.id = 'cost';
+      cost.className = 'cost';
+      cost.textContent = `To solve: ${S.problem.cost.text}.`;
+      pr.appendChild(cost);
+    }
   }
 }
 
@@ -457,7 +494,16 @@ function drawMoves() {
   const list = $('moves');
   list.replaceChildren();
   const byText = new Map(S.pos.moves.map((m) => [m.move, m]));
-  const rows = S.probe ? S.probe.moves : S.pos.moves.map((m) => ({ move: m.move, value: null }));
+  const search = !S.probe && searchRows().length > 0;
+  const label = $('moves-source');
+  label.hidden = !search;
+  if (search) {
+    const ms = S.problem.search.budget_ms;
+    label.textContent = `Search, not tables: the engine's evaluation of each move (about ${ms} ms of alpha-beta search in all, reading the tables where they are present), in stones for ${S.pos.to_move}; only wins and losses it proves are certain.`;
+  }
+  let rows = S.pos.moves.map((m) => ({ move: m.move, value: null }));
+  if (S.probe) rows = S.probe.moves;
+  else if (search) rows = searchRows();
   if (rows.length === 0) {
     const li = document.createElement('li');
     li.className = 'empty';
@@ -474,15 +520,23 @@ function drawMoves() {
     li.dataset.move = r.move;
     if (r.value) {
       li.dataset.value = r.value;
-      if (r.plies !== null) li.dataset.plies = r.plies;
-      if (r.dtr !== null) li.dataset.dtr = r.dtr;
+      if (r.plies !== null && r.plies !== undefined) li.dataset.plies = r.plies;
+      if (r.dtr !== null && r.dtr !== undefined) li.dataset.dtr = r.dtr;
     }
     const mv = document.createElement('span');
     mv.className = 'mv';
     mv.textContent = r.move;
     const val = document.createElement('span');
     val.className = `val ${r.value || ''}`;
-    val.textContent = r.value ? valueWords(r, false) : '?';
+    if (search) {
+      li.dataset.source = 'search';
+      if (r.score !== null) li.dataset.score = r.score;
+      li.title = `search depth ${r.depth}, not tables`;
+      val.classList.add('search');
+      val.textContent = searchWords(r);
+    } else {
+      val.textContent = r.value ? valueWords(r, false) : '?';
+    }
     li.append(mv, val);
     li.addEventListener('click', () => play(m));
     li.addEventListener('keydown', (e) => { if (e.key === 'Enter') play(m); });
