@@ -69,12 +69,12 @@ pub struct PvArgs {
     /// Directory of the tables [default: data/<variant>].
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
-    /// Longest line to print, at most 1000 (a drawn line also stops when it repeats a
-    /// position of its own).
+    /// Longest line to print, at most 1000 (a drawn line stops when it repeats a position of
+    /// its own; the longest wins of the standard game take about 200 plies).
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 100,
+        default_value_t = report::MAX_PV_PLIES,
         value_parser = super::whole::<usize>(),
         allow_negative_numbers = true
     )]
@@ -155,14 +155,15 @@ pub fn run_pv(args: &PvArgs) -> Result<(), CliError> {
         )));
     }
     let (pos, counter) = position_and_counter(&v, &args.position, &args.counter)?;
+    let advice = |e| missing_advice(AnswerError::Probe(e), &tb, &dir);
     if args.json {
         // The JSON object is written whole; the line is capped (report::MAX_PV_PLIES).
         let answer =
-            report::principal_variation(&tb, &pos, counter, args.max_plies).map_err(probe_error)?;
+            report::principal_variation(&tb, &pos, counter, args.max_plies).map_err(advice)?;
         return emit(&format!("{}\n", answer.json(&v)));
     }
     // Text: the headline, then each move as soon as it is found, then why the line stopped.
-    let value = tb.value_at(&pos, counter).map_err(probe_error)?;
+    let value = tb.value_at(&pos, counter).map_err(advice)?;
     emit(&format!(
         "{}\n",
         report::headline(value, tb.rule(), counter)
@@ -179,7 +180,7 @@ pub fn run_pv(args: &PvArgs) -> Result<(), CliError> {
     written?;
     // The moves' line is ended even when a probe along it failed.
     emit("\n")?;
-    let stop = walked.map_err(probe_error)?;
+    let stop = walked.map_err(advice)?;
     match stop.text(tb.rule()) {
         Some(why) => emit(&format!("{why}\n")),
         None => Ok(()),

@@ -27,7 +27,7 @@ use crate::notation::{PositionInfo, format_move, format_position_info, parse_pos
 use crate::plan::{cost_to_solve, generate_command, missing_table_advice, sector_name};
 use crate::position::{Color, Move, Position};
 use crate::probe::{ProbeError, Tablebase};
-use crate::report::{self, AnswerError, rule_json};
+use crate::report::{self, AnswerError, MAX_PV_PLIES, rule_json};
 use crate::rules::{NO_SQUARE, Variant, points};
 use crate::table::TableError;
 use crate::value::Value;
@@ -39,11 +39,6 @@ use std::time::{Duration, Instant};
 /// Longest position string accepted.
 const MAX_FEN_LEN: usize = 512;
 
-/// Longest principal variation answered (a drawn game never ends).
-pub const MAX_PV_PLIES: usize = 1000;
-
-/// Default length of `/api/pv` (as `millbase pv`).
-const DEFAULT_PV_PLIES: usize = 100;
 
 /// Time the search evaluation of all moves of a position without tables takes at most (shared
 /// among its moves), so that the page stays quick and the server responsive.
@@ -324,7 +319,8 @@ impl Explorer {
             })?;
         }
         let max_plies = match value_of(&q, "max_plies") {
-            None => DEFAULT_PV_PLIES,
+            // As `millbase pv`: the whole line (a drawn one stops at a repetition), capped.
+            None => MAX_PV_PLIES,
             Some(m) => match m.parse::<usize>() {
                 Ok(n) if n <= MAX_PV_PLIES => n,
                 _ => {
