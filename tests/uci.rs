@@ -576,4 +576,19 @@ fn files_not_used_are_listed_when_the_tables_are_opened() {
     assert_eq!(lines[..expected.len()], expected, "{lines:#?}");
     assert_eq!(lines.len(), expected.len() + 1, "{lines:#?}");
     assert_eq!(field(&lines[expected.len()], "score"), "mate 4");
+    // WDL files only: one line for the directory, not one per sector.
+    let wdl_only = copy_tables(|n| n.ends_with(".mbw"));
+    let lines = session_in(wdl_only.path(), b"isready\n");
+    let dd = wdl_only.path().display();
+    assert_eq!(
+        lines,
+        [
+            format!("info string tables: none in {dd}: searching everywhere"),
+            format!(
+                "info string tables of {dd} not used: WDL files only (.mbw, no .mbd); the \
+                 engine needs both files of a sector"
+            ),
+            "readyok".to_string(),
+        ]
+    );
 }

@@ -201,9 +201,17 @@ impl Oracle {
             .collect();
         if !problems.is_empty() {
             let missing = |e: &TableError| matches!(e, TableError::Missing { .. });
-            let silent = problems.len() == 2 && problems.iter().all(missing) // no table
-                || self.wdl_only && matches!(problems[..], [TableError::Missing { kind: FileKind::Distance, .. }]);
-            if !silent {
+            let no_table = problems.len() == 2 && problems.iter().all(missing);
+            // In a WDL-only directory the missing distances were said once for all.
+            let said = self.wdl_only
+                && matches!(
+                    problems[..],
+                    [TableError::Missing {
+                        kind: FileKind::Distance,
+                        ..
+                    }]
+                );
+            if !no_table && !said {
                 for e in &problems {
                     self.warn(format!("table of sector {sector} not used: {e}"));
                 }
