@@ -253,3 +253,17 @@ fn complete_games_from_the_empty_board() {
         assert_eq!(g["winner"], mine, "{g}");
     }
 }
+
+#[test]
+fn zero_games_is_a_usage_error() {
+    let out = Command::new(BIN)
+        .args(["match", "--engine", "builtin:random", "--games", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "millbase: error: --games must be at least 1\n"
+    );
+    assert!(out.stdout.is_empty(), "no game played: {out:?}");
+}

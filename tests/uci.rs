@@ -384,3 +384,211 @@ fn the_binary_speaks_the_protocol() {
         "{err}"
     );
 }
+
+/// A copy of the test tables' files whose names pass `keep`, in a new directory.
+fn copy_tables(keep: impl Fn(&str) -> bool) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(tables()).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().into_string().unwrap();
+        if keep(&name) {
+            std::fs::copy(entry.path(), dir.path().join(&name)).unwrap();
+        }
+    }
+    dir
+}
+
+/// The `info string` texts of a session, without the prefix.
+fn info_strings(lines: &[String]) -> Vec<&str> {
+    lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("info string "))
+        .collect()
+}
+
+/// Six Men's Morris (no flying), white's 3 stones against black's 4, white to move with one
+/// legal move each: d6-b6 loses in 10 plies, f4-g4 in 4. The move leads to black to move
+/// in sector 4-3.
+const SIX_FORCED_LOSS10: &str = "OOO@@***/@*@***** w m s 3 0 4 0 0 0 0 0 0 0 0 0 1";
+const SIX_FORCED_LOSS4: &str = "OOO@@**@/@******* w m s 3 0 4 0 0 0 0 0 0 0 0 0 1";
+
+#[test]
+fn a_single_legal_move_is_scored_by_the_tables_or_the_search() {
+    let full = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_millbase"))
+        .args(["generate", "--quiet", "--variant", "six", "--dir"])
+        .arg(full.path())
+        .arg("3-4")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // The same tables without 4-3, where the forced moves lead: only the position itself is
+    // in the tables.
+    let part = tempfile::tempdir().unwrap();
+    for name in ["3-3-0-0.mbw", "3-3-0-0.mbd", "3-4-0-0.mbw", "3-4-0-0.mbd"] {
+        std::fs::copy(full.path().join(name), part.path().join(name)).unwrap();
+    }
+    let six = Variant::by_name("six").unwrap();
+    let tb = millbase::Tablebase::open(full.path(), six).unwrap();
+    let cases = [
+        (SIX_FORCED_LOSS10, "d6-b6", 10, "mate -5"),
+        (SIX_FORCED_LOSS4, "f4-g4", 4, "mate -2"),
+    ];
+    for (fen, mv, plies, score) in cases {
+        let pos = millbase::parse_position(&six, fen).unwrap();
+        assert_eq!(tb.value(&pos).unwrap(), millbase::Value::Loss(plies));
+        let input = format!("setoption name Variant value six\nposition fen {fen}\nd\ngo\n");
+        for dir in [full.path(), part.path()] {
+            let lines = session_in(dir, input.as_bytes());
+            let infos = info_strings(&lines);
+            assert!(infos.contains(&format!("legal {mv}").as_str()), "{lines:?}");
+            let a = answers(&lines);
+            assert_eq!(a.len(), 1, "{lines:?}");
+            assert_eq!(
+                infos[infos.len() - 1],
+                format!("source=tables value=loss plies={plies}"),
+                "{}: {lines:?}",
+                dir.display()
+            );
+            assert_eq!(bestmove(a[0]), mv);
+            // With or without the successor's tables: the table's value.
+            assert_eq!(field(a[0], "score"), score, "{}", a[0]);
+        }
+    }
+    // Without tables the forced move is searched: the search sees the loss in 4 plies, where
+    // the evaluation after one ply would give a centi-stone score.
+    let lines = session_in(
+        part.path(),
+        format!(
+            "setoption name Variant value six\nsetoption name UseTables value false\n\
+             position fen {SIX_FORCED_LOSS4}\ngo depth 8\n"
+        )
+        .as_bytes(),
+    );
+    let a = answers(&lines);
+    assert_eq!(a.len(), 1, "{lines:?}");
+    assert!(lines.contains(&"info string source=search".to_string()));
+    assert_eq!(bestmove(a[0]), "f4-g4");
+    assert_eq!(field(a[0], "score"), "mate -2", "{}", a[0]);
+    let depth: u32 = field(a[0], "depth").parse().unwrap();
+    assert!(depth >= 4, "{}", a[0]);
+}
+
+/// Flip one byte in the middle of every compressed block of the table file `path`
+/// (docs/FORMAT.md: block count at byte 76, block table of 20-byte entries at 128).
+fn damage_blocks(path: &Path) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let blocks = u32::from_le_bytes(bytes[76..80].try_into().unwrap()) as usize;
+    assert!(blocks > 0);
+    for b in 0..blocks {
+        let e = 128 + 20 * b;
+        let offset = u64::from_le_bytes(bytes[e..e + 8].try_into().unwrap()) as usize;
+        let len = u32::from_le_bytes(bytes[e + 8..e + 12].try_into().unwrap()) as usize;
+        bytes[offset + len / 2] ^= 0x5a;
+    }
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn a_damaged_table_is_said_in_the_go_that_meets_it() {
+    let dir = copy_tables(|_| true);
+    let damaged = dir.path().join("3-3-0-0.mbd");
+    damage_blocks(&damaged);
+    let lines = session_in(
+        dir.path(),
+        format!("isready\nposition fen {WIN7}\ngo depth 3\ngo depth 3\n").as_bytes(),
+    );
+    // The headers are sound: the tables open.
+    assert_eq!(
+        lines[0],
+        format!("info string tables: 3 sectors in {}", dir.path().display())
+    );
+    assert_eq!(lines[1], "readyok");
+    let a = answers(&lines);
+    assert_eq!(a.len(), 2, "{lines:?}");
+    // The first go meets a damaged block of 3-3's distances: it says so at once, naming the
+    // file and the problem, then answers from the search.
+    let first_answer = lines.iter().position(|l| l == a[0]).unwrap();
+    let first = &lines[2..first_answer];
+    assert_eq!(first.len(), 2, "{lines:?}");
+    let prefix = format!(
+        "info string table of sector 3-3-0-0 not used: {}: block ",
+        damaged.display()
+    );
+    assert!(first[0].starts_with(&prefix), "{lines:?}");
+    assert!(
+        first[0].ends_with(": checksum mismatch (damaged data)"),
+        "{lines:?}"
+    );
+    assert_eq!(first[1], "info string source=search");
+    // Said once: the next go only answers.
+    assert_eq!(
+        lines[first_answer + 1..],
+        ["info string source=search".to_string(), a[1].clone()],
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn files_not_used_are_listed_when_the_tables_are_opened() {
+    let dir = copy_tables(|n| n.starts_with("3-3-") || n == "3-4-0-0.mbd" || n == "4-3-0-0.mbw");
+    let d = dir.path();
+    // 3-4: a directory where its WDL file should be.
+    std::fs::create_dir(d.join("3-4-0-0.mbw")).unwrap();
+    // 4-3: a named pipe for its distances (opening it would block).
+    let fifo = std::ffi::CString::new(d.join("4-3-0-0.mbd").to_str().unwrap()).unwrap();
+    // SAFETY: a valid C string; mkfifo has no other preconditions.
+    assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+    // 4-4: a link to an endless device and a dangling link.
+    std::os::unix::fs::symlink("/dev/zero", d.join("4-4-0-0.mbw")).unwrap();
+    std::os::unix::fs::symlink(d.join("nowhere"), d.join("4-4-0-0.mbd")).unwrap();
+    // 5-4: a distance file without its WDL file.
+    std::fs::copy(tables().join("3-3-0-0.mbd"), d.join("5-4-0-0.mbd")).unwrap();
+    let lines = session_in(d, format!("isready\nposition fen {WIN7}\ngo\n").as_bytes());
+    let dd = d.display();
+    let regular = "(tables are read from regular files only)";
+    let expected = [
+        format!("info string tables: 1 sector in {dd}"),
+        format!(
+            "info string table of sector 3-4-0-0 not used: {dd}/3-4-0-0.mbw: not a regular \
+             file but a directory {regular}"
+        ),
+        format!(
+            "info string table of sector 4-3-0-0 not used: {dd}/4-3-0-0.mbd: not a regular \
+             file but a named pipe {regular}"
+        ),
+        format!(
+            "info string table of sector 4-4-0-0 not used: {dd}/4-4-0-0.mbw: not a regular \
+             file but a character device {regular}"
+        ),
+        format!(
+            "info string table of sector 4-4-0-0 not used: {dd}/4-4-0-0.mbd: not a regular \
+             file but a dangling symbolic link {regular}"
+        ),
+        format!(
+            "info string table of sector 5-4-0-0 not used: {dd}/5-4-0-0.mbw: no such file: \
+             the WDL table of sector 5-4-0-0 is needed"
+        ),
+        "readyok".to_string(),
+        // 3-3 answers; nothing is said twice.
+        "info string source=tables value=win plies=7".to_string(),
+    ];
+    assert_eq!(lines[..expected.len()], expected, "{lines:#?}");
+    assert_eq!(lines.len(), expected.len() + 1, "{lines:#?}");
+    assert_eq!(field(&lines[expected.len()], "score"), "mate 4");
+    // WDL files only: one line for the directory, not one per sector.
+    let wdl_only = copy_tables(|n| n.ends_with(".mbw"));
+    let lines = session_in(wdl_only.path(), b"isready\n");
+    let dd = wdl_only.path().display();
+    assert_eq!(
+        lines,
+        [
+            format!("info string tables: none in {dd}: searching everywhere"),
+            format!(
+                "info string tables of {dd} not used: WDL files only (.mbw, no .mbd); the \
+                 engine needs both files of a sector"
+            ),
+            "readyok".to_string(),
+        ]
+    );
+}

@@ -22,8 +22,8 @@ pub struct MatchArgs {
     /// engine plays itself (two instances); given twice, the two play each other.
     #[arg(long = "engine", value_name = "CMD", required = true)]
     engines: Vec<String>,
-    /// Games to play [default: one per start position for an engine against itself, two
-    /// (colours swapped) per start position for two engines].
+    /// Games to play, at least 1 [default: one per start position for an engine against
+    /// itself, two (colours swapped) per start position for two engines].
     #[arg(
         long,
         value_name = "N",
@@ -161,6 +161,9 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
     if args.movetime == 0 {
         return Err(CliError::usage("--movetime must be at least 1 ms"));
     }
+    if args.games == Some(0) {
+        return Err(CliError::usage("--games must be at least 1"));
+    }
     let rules = DrawRules::with_n_move(args.n_move_rule, true);
     let starts = read_starts(args, rules)?;
     let pairs = args.engines.len() == 2;
@@ -188,8 +191,7 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
     ];
     let games = args
         .games
-        .unwrap_or(starts.len() * if pairs { 2 } else { 1 })
-        .max(1);
+        .unwrap_or(starts.len() * if pairs { 2 } else { 1 });
     let config = MatchConfig {
         variant: v,
         rules,

@@ -22,6 +22,7 @@ pub mod uci;
 
 use crate::movegen::{Convention, legal_moves};
 use crate::position::Move;
+use crate::probe::MoveValue;
 use crate::rules::Variant;
 use crate::value::Value;
 use game::{DrawRules, Game};
@@ -242,6 +243,14 @@ impl Engine {
         Some(Arc::clone(oracle))
     }
 
+    /// Messages about tables not used (damaged, missing, not regular files) found since the
+    /// last call, each once; empty when the tables are not open.
+    pub fn take_table_warnings(&self) -> Vec<String> {
+        self.oracle
+            .as_ref()
+            .map_or_else(Vec::new, |o| o.take_warnings())
+    }
+
     /// Forget what earlier searches learnt (a new game).
     pub fn new_game(&mut self) {
         self.tt.clear();
@@ -271,8 +280,11 @@ impl Engine {
         })
     }
 
-    /// Decide what to play in `game`. Table answers when every move's value is known;
-    /// otherwise a search within `limits`, stopped early when `stop` is set.
+    /// Decide what to play in `game`. Table answers when every move's value is known, or
+    /// when the only legal move's value is (the position's own value in the tables); otherwise
+    /// a search within `limits`, stopped early when `stop` is set. A single legal move is
+    /// searched like any other position, so that its score is the search's, not an
+    /// evaluation.
     pub fn think(&mut self, game: &Game, limits: &Limits, stop: &AtomicBool) -> Decision {
         let start = Instant::now();
         let pos = *game.position();
@@ -297,23 +309,32 @@ impl Engine {
             Some(o) if o.distances_are_dtr() => Score::of_dtr(v),
             _ => Score::of_value(v),
         };
-        if let Some(o) = &oracle
-            && let Some(values) = o.move_values(&pos, game.counter())
-        {
+        if let Some(o) = &oracle {
             let probes = o.probes();
-            let c = choice::choose(o, game, &values, self.config.seed)
-                .expect("a position with legal moves has a choice");
-            return Decision {
-                token: Some(split_first(c.mv)),
-                full: Some(c.mv),
-                score: score_of(c.value),
-                value: Some(c.value),
-                source: Source::Tables,
-                depth: 1,
-                nodes: (o.probes() - probes).max(values.len() as u64),
-                elapsed: start.elapsed(),
-                pv: vec![c.mv],
-            };
+            let values = o.move_values(&pos, game.counter()).or_else(|| {
+                // A forced move's value is the position's, when its sector is in the tables
+                // though the move leads out of them.
+                let value = o.value(&pos, game.counter()).filter(|_| moves.len() == 1)?;
+                Some(vec![MoveValue {
+                    mv: moves[0],
+                    value,
+                }])
+            });
+            if let Some(values) = values {
+                let c = choice::choose(o, game, &values, self.config.seed)
+                    .expect("a position with legal moves has a choice");
+                return Decision {
+                    token: Some(split_first(c.mv)),
+                    full: Some(c.mv),
+                    score: score_of(c.value),
+                    value: Some(c.value),
+                    source: Source::Tables,
+                    depth: 1,
+                    nodes: (o.probes() - probes).max(values.len() as u64),
+                    elapsed: start.elapsed(),
+                    pv: vec![c.mv],
+                };
+            }
         }
         let budget = self.budget(limits, pos.to_move.index());
         // Stop a little early so that the answer arrives within the budget.

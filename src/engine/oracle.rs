@@ -22,8 +22,13 @@
 //! the game's N ([`Oracle::rule_exact`]); tables of another N count as absent.
 //!
 //! Presence of a sector (both its files there with valid headers) is checked once and cached,
-//! so an absent sector costs one look-up in a small array; a damaged table counts as absent
-//! and is reported once through [`Oracle::take_warnings`].
+//! so an absent sector costs one look-up in a small array. A table that cannot be used counts
+//! as absent and is reported once through [`Oracle::take_warnings`], naming the file and why:
+//! a damaged file (found by its header when the sector is first looked at, or by a block's
+//! checksum when a probe reads it), a path that is not a regular file (a named pipe, a
+//! directory, a link to a device, a dangling link), a file without its companion, a sector that
+//! does not exist in the variant ([`Oracle::warm`] lists all of these when the tables are
+//! opened).
 
 use crate::engine::game::next_counter;
 use crate::index::Sector;
@@ -31,8 +36,10 @@ use crate::movegen::{Convention, Outcome, legal_moves, outcome, play};
 use crate::position::{Move, Position};
 use crate::probe::{MoveValue, ProbeError, Tablebase};
 use crate::rules::Variant;
-use crate::table::{FileKind, TableError, table_path};
+use crate::table::open::describe;
+use crate::table::{FileKind, TableDir, TableError, table_path};
 use crate::value::Value;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
@@ -51,8 +58,17 @@ pub struct Oracle {
     game_rule: Option<u32>,
     /// Per sector, by [`Oracle::sector_number`]: [`UNKNOWN`], [`PRESENT`] or [`ABSENT`].
     present: Vec<AtomicU8>,
-    warnings: Mutex<Vec<String>>,
+    /// The directory holds WDL files only (no `.mbd` at all): said once, not per sector.
+    wdl_only: bool,
+    warnings: Mutex<Warnings>,
     probes: AtomicU64,
+}
+
+/// Messages not yet taken, and every message ever given (each is given once).
+#[derive(Default)]
+struct Warnings {
+    pending: Vec<String>,
+    given: HashSet<String>,
 }
 
 impl Oracle {
@@ -61,23 +77,31 @@ impl Oracle {
     pub fn open(dir: impl AsRef<Path>, variant: Variant, game_rule: Option<u32>) -> Oracle {
         let dir = dir.as_ref().to_path_buf();
         let tb = Tablebase::open(&dir, variant).ok();
-        let mut warnings = Vec::new();
-        if tb.is_none() {
-            warnings.push(format!(
-                "no table directory {}: searching everywhere",
-                dir.display()
-            ));
-        }
+        let wdl_only = TableDir::scan(&dir).is_ok_and(|t| t.wdl_only());
         let radix = variant.stones as usize + 1;
-        Oracle {
+        let oracle = Oracle {
             variant,
             dir,
             tb,
             game_rule,
             present: (0..radix.pow(4)).map(|_| AtomicU8::new(UNKNOWN)).collect(),
-            warnings: Mutex::new(warnings),
+            wdl_only,
+            warnings: Mutex::default(),
             probes: AtomicU64::new(0),
+        };
+        if oracle.tb.is_none() {
+            oracle.warn(format!(
+                "no table directory {}: searching everywhere",
+                oracle.dir.display()
+            ));
+        } else if wdl_only {
+            oracle.warn(format!(
+                "tables of {} not used: WDL files only (.mbw, no .mbd); the engine needs both \
+                 files of a sector",
+                oracle.dir.display()
+            ));
         }
+        oracle
     }
 
     /// An oracle without tables (every answer `None`).
@@ -89,7 +113,8 @@ impl Oracle {
             tb: None,
             game_rule: None,
             present: (0..radix.pow(4)).map(|_| AtomicU8::new(ABSENT)).collect(),
-            warnings: Mutex::new(Vec::new()),
+            wdl_only: false,
+            warnings: Mutex::default(),
             probes: AtomicU64::new(0),
         }
     }
@@ -130,27 +155,10 @@ impl Oracle {
         self.probes.load(Ordering::Relaxed)
     }
 
-    /// Messages about the directory or damaged tables not yet reported (each only once).
+    /// Messages about the directory or tables not used, not yet reported (each only once).
     pub fn take_warnings(&self) -> Vec<String> {
-        std::mem::take(&mut *self.warnings.lock().unwrap_or_else(|p| p.into_inner()))
-    }
-
-    /// The sectors with both files present in the directory (by file name; not checked).
-    pub fn sectors_on_disk(&self) -> Vec<Sector> {
-        let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return Vec::new();
-        };
-        let mut out: Vec<Sector> = entries
-            .flatten()
-            .filter_map(|e| {
-                let name = e.file_name().to_string_lossy().into_owned();
-                let stem = name.strip_suffix(".mbd")?;
-                stem.parse::<Sector>().ok()
-            })
-            .filter(|s| s.fits(&self.variant))
-            .collect();
-        out.sort();
-        out
+        let mut w = self.warnings.lock().unwrap_or_else(|p| p.into_inner());
+        std::mem::take(&mut w.pending)
     }
 
     fn sector_number(&self, s: Sector) -> usize {
@@ -184,10 +192,30 @@ impl Oracle {
             cell.store(ABSENT, Ordering::Relaxed);
             return false;
         };
-        // A missing file is found without touching the table set, which would build the
-        // sector's index first (costly for big sectors, and useless without a table).
-        let files = [FileKind::Wdl, FileKind::Distance].map(|k| table_path(&self.dir, sector, k));
-        if !files.iter().all(|f| f.is_file()) {
+        // Missing files, and paths that are not regular files, are found without touching
+        // the table set, which would build the sector's index first (costly for big sectors,
+        // and useless without a table); each such file is named with what is wrong.
+        let problems: Vec<TableError> = [FileKind::Wdl, FileKind::Distance]
+            .into_iter()
+            .filter_map(|kind| self.file_problem(sector, kind))
+            .collect();
+        if !problems.is_empty() {
+            let missing = |e: &TableError| matches!(e, TableError::Missing { .. });
+            let no_table = problems.len() == 2 && problems.iter().all(missing);
+            // In a WDL-only directory the missing distances were said once for all.
+            let said = self.wdl_only
+                && matches!(
+                    problems[..],
+                    [TableError::Missing {
+                        kind: FileKind::Distance,
+                        ..
+                    }]
+                );
+            if !no_table && !said {
+                for e in &problems {
+                    self.warn(format!("table of sector {sector} not used: {e}"));
+                }
+            }
             cell.store(ABSENT, Ordering::Relaxed);
             return false;
         }
@@ -213,20 +241,61 @@ impl Oracle {
         ok
     }
 
-    /// Open every table of the directory now (checking headers and building indices), so
-    /// that the first searches do not pay for it. Returns the number of usable sectors.
-    pub fn warm(&self) -> usize {
-        self.sectors_on_disk()
-            .into_iter()
-            .filter(|&s| self.has_sector(s))
-            .count()
+    /// What keeps the file of `kind` of `sector` from being read, seen from its path alone:
+    /// nothing there, or something other than a regular file (a named pipe, a directory, a
+    /// device, a dangling symbolic link). `None` for a regular file (or a link to one).
+    fn file_problem(&self, sector: Sector, kind: FileKind) -> Option<TableError> {
+        let path = table_path(&self.dir, sector, kind);
+        let what = match std::fs::metadata(&path) {
+            Ok(m) if m.is_file() => return None,
+            Ok(m) => describe(m.file_type()),
+            // Not for want of a file: opening it says what is wrong.
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return None,
+            Err(_) => match std::fs::symlink_metadata(&path) {
+                Ok(m) => describe(m.file_type()),
+                Err(_) => return Some(TableError::Missing { path, sector, kind }),
+            },
+        };
+        Some(TableError::NotRegular { path, what })
     }
 
+    /// Open every table of the directory now (checking headers and building indices), so
+    /// that the first searches do not pay for it. Returns the number of usable sectors; each
+    /// file named like a table that is not used gets a warning saying why.
+    pub fn warm(&self) -> usize {
+        let Ok(listing) = TableDir::scan(&self.dir) else {
+            return 0;
+        };
+        let mut usable = 0;
+        for sector in listing.sectors() {
+            if !sector.fits(&self.variant) {
+                let files = listing.files(sector);
+                let names: Vec<String> = [
+                    (files.wdl, FileKind::Wdl),
+                    (files.distance, FileKind::Distance),
+                ]
+                .into_iter()
+                .filter(|&(there, _)| there)
+                .map(|(_, k)| table_path(&self.dir, sector, k).display().to_string())
+                .collect();
+                self.warn(format!(
+                    "{} not used: sector {sector} does not exist in variant {}",
+                    names.join(", "),
+                    self.variant.name
+                ));
+            } else if self.has_sector(sector) {
+                usable += 1;
+            }
+        }
+        usable
+    }
+
+    /// Add `message` to the warnings, unless it was given before.
     fn warn(&self, message: String) {
-        self.warnings
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(message);
+        let mut w = self.warnings.lock().unwrap_or_else(|p| p.into_inner());
+        if w.given.insert(message.clone()) {
+            w.pending.push(message);
+        }
     }
 
     /// Can [`Oracle::value`] answer `pos` (game over, or every needed sector present)?

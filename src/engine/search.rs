@@ -509,7 +509,8 @@ pub fn search(input: &SearchInput, tt: &mut TranspositionTable) -> SearchOutput 
                 .filter(|m| !scores.iter().any(|(x, _)| x == m)),
         );
         moves = ordered;
-        if out.exact || moves.len() == 1 {
+        // A single legal move is searched on too: its score is the position's.
+        if out.exact {
             break;
         }
     }

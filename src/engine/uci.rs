@@ -7,6 +7,10 @@
 //! convention (`d6`, `a1-a4`, and a removal as its own token `xg7`); combined moves
 //! (`a1-a4xg7`) are accepted in `position` too.
 //!
+//! Tables not used are reported in `info string` lines: every file named like a table that
+//! is not used, and why, when the tables are opened (at the first `isready` or `go`); a
+//! table found damaged while answering a `go`, before that `go`'s answer.
+//!
 //! The answer to `go` is one `info string source=tables|search ...` line, then exactly one
 //! line `info depth D score cp S|mate M nodes N time T pv ... bestmove TOKEN`, where TOKEN
 //! is one action: after a mill-closing action the next `go` answers the removal. `bestmove
@@ -369,7 +373,8 @@ impl<W: Write> Session<W> {
             let msg = if n == 0 {
                 format!("tables: none in {dir}: searching everywhere")
             } else {
-                format!("tables: {n} sectors in {dir}")
+                let s = if n == 1 { "" } else { "s" };
+                format!("tables: {n} sector{s} in {dir}")
             };
             self.info(&msg)?;
         }
@@ -563,6 +568,15 @@ impl<W: Write> Session<W> {
     }
 
     fn report(&mut self, d: &Decision) -> io::Result<()> {
+        // Tables this search found damaged (and fell back from) are said now, not at the
+        // next `go`.
+        let warnings = self
+            .engine
+            .as_ref()
+            .map_or_else(Vec::new, |e| e.take_table_warnings());
+        for w in warnings {
+            self.info(&w)?;
+        }
         let v = self.config.variant;
         let tokens = |line: &[Move]| -> Vec<String> {
             let mut out = Vec::new();
