@@ -243,6 +243,33 @@ impl Drop for ComponentLock {
 mod tests {
     use super::*;
 
+    fn is_held(path: &Path) -> bool {
+        held().as_ref().is_some_and(|set| set.contains(path))
+    }
+
+    #[test]
+    fn held_files_are_recorded_while_they_exist() {
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = dir.path().join("x.tmp");
+        create_held(&tmp, || File::create(&tmp)).unwrap();
+        assert!(is_held(&tmp));
+        forget_held(&tmp);
+        assert!(!is_held(&tmp) && tmp.exists());
+        create_held(&tmp, || Ok(())).unwrap();
+        remove_held(&tmp);
+        assert!(!is_held(&tmp) && !tmp.exists());
+        // A failed creation records nothing.
+        let absent = dir.path().join("no/such/dir");
+        assert!(create_held(&absent, || File::create(&absent)).is_err());
+        assert!(!is_held(&absent));
+        // A lock is recorded once taken, and forgotten with its file when dropped.
+        let lock = ComponentLock::acquire(dir.path(), Sector::moving(3, 4)).unwrap();
+        let path = lock.path().to_path_buf();
+        assert!(is_held(&path));
+        drop(lock);
+        assert!(!is_held(&path) && !path.exists());
+    }
+
     #[test]
     fn one_holder_at_a_time_and_no_file_left() {
         let dir = tempfile::tempdir().unwrap();

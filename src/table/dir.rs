@@ -185,6 +185,44 @@ mod tests {
     use super::*;
 
     #[test]
+    fn tables_of_another_variant_or_other_rules_are_found_by_their_headers() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let six = Variant::by_name("six").unwrap();
+        let s33 = Sector::moving(3, 3);
+        crate::generate::generate(&six, d, &[s33], &crate::generate::Silent).unwrap();
+        let t = TableDir::scan(d).unwrap();
+        assert!(t.other_variant(&six).is_none());
+        let e = t.other_variant(&Variant::standard()).unwrap();
+        assert_eq!(e.path(), Some(d.join("3-3-0-0.mbw").as_path()));
+        assert!(
+            e.to_string()
+                .ends_with("3-3-0-0.mbw: table of variant 'six', expected 'std'"),
+            "{e}"
+        );
+        // The same name with other rules (six has no flying).
+        let changed = Variant {
+            fly_at: Some(3),
+            ..six
+        };
+        let e = t.other_variant(&changed).unwrap();
+        assert!(e.to_string().contains("solved with other rules"), "{e}");
+        // A damaged WDL header is left to the commands that read it; the distance file
+        // beside it still tells.
+        let w = d.join("3-3-0-0.mbw");
+        let mut bytes = std::fs::read(&w).unwrap();
+        bytes[40] ^= 1;
+        std::fs::write(&w, &bytes).unwrap();
+        let e = TableDir::scan(d)
+            .unwrap()
+            .other_variant(&Variant::standard());
+        assert_eq!(e.unwrap().path(), Some(d.join("3-3-0-0.mbd").as_path()));
+        std::fs::remove_file(d.join("3-3-0-0.mbd")).unwrap();
+        let t = TableDir::scan(d).unwrap();
+        assert!(t.other_variant(&Variant::standard()).is_none());
+    }
+
+    #[test]
     fn the_rule_for_missing_halves() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
