@@ -8,7 +8,7 @@ use crate::plan::largest_exit_slots;
 use crate::rules::Variant;
 use crate::solve::{SectorStats, SolveError, SolveOptions, solve_component_from};
 use crate::table::{
-    Corruption, FileKind, TableError, TableSet, WriteOptions, is_temporary_of,
+    Corruption, FileKind, TableDir, TableError, TableSet, WriteOptions, is_temporary_of,
     sector_is_complete_under, sector_status, table_path, write_sector,
 };
 use crate::value::NMoveRule;
@@ -77,6 +77,9 @@ pub enum GenerateError {
     Table(TableError),
     /// The solver was given inconsistent inputs.
     Solve(SolveError),
+    /// The directory holds a table of another variant (or of other rules): nothing is
+    /// written into it. The error names the file and both variants.
+    OtherVariant(TableError),
     /// [`generate_components`] was asked for components whose dependencies are not
     /// complete in the directory: each such sector, with what is wrong with its files.
     MissingDependencies {
@@ -92,6 +95,10 @@ impl std::fmt::Display for GenerateError {
         match self {
             GenerateError::Table(e) => e.fmt(f),
             GenerateError::Solve(e) => e.fmt(f),
+            GenerateError::OtherVariant(e) => write!(
+                f,
+                "{e} (a directory holds the tables of one variant: choose another directory)"
+            ),
             GenerateError::MissingDependencies { dir, problems } => {
                 let names: Vec<String> = problems.iter().map(|(s, _)| s.to_string()).collect();
                 write!(
@@ -173,7 +180,8 @@ pub fn working_memory(v: &Variant, first: Sector) -> u64 {
 /// locked waits, then keeps what the other one wrote. A component with some files on disk
 /// that are not complete (a missing half, a damaged file) is solved again, and its report
 /// says why ([`ComponentReport::repaired`]); a table of another N-move rule is an error
-/// naming it (a directory holds tables of one rule only).
+/// naming it (a directory holds tables of one rule only), and so is a table of another
+/// variant ([`GenerateError::OtherVariant`], before anything is written).
 pub fn generate_with(
     v: &Variant,
     dir: &Path,
@@ -182,6 +190,7 @@ pub fn generate_with(
     observer: &dyn GenerateObserver,
 ) -> Result<Vec<ComponentReport>, GenerateError> {
     prepare_dir(dir)?;
+    refuse_other_variant(v, dir)?;
     refuse_other_rule(TableSet::new(dir, *v).with_rule(options.rule).detect_rule())?;
     solve_components(v, dir, solving_order(v, targets), options, observer)
 }
@@ -191,7 +200,8 @@ pub fn generate_with(
 /// `millbase generate --no-deps`). Components already complete are kept; a component that
 /// another process is solving is waited for ([`ComponentLock`]). Before solving anything,
 /// every dependency outside the named components must be complete in `dir`:
-/// [`GenerateError::MissingDependencies`] names the files that are missing or damaged.
+/// [`GenerateError::MissingDependencies`] names the files that are missing or damaged. A
+/// table of another variant in `dir` is [`GenerateError::OtherVariant`].
 pub fn generate_components(
     v: &Variant,
     dir: &Path,
@@ -211,6 +221,7 @@ pub fn generate_components(
         .filter(|first| named.contains(first))
         .collect();
     prepare_dir(dir)?;
+    refuse_other_variant(v, dir)?;
     refuse_other_rule(TableSet::new(dir, *v).with_rule(options.rule).detect_rule())?;
     let mut problems = Vec::new();
     let mut checked = HashSet::new();
@@ -277,6 +288,7 @@ fn solve_components(
             stats: Vec::new(),
         };
         if done {
+            remove_stale_lock(dir, first, &sectors);
             let report = kept(false);
             observer.component_finished(&report);
             reports.push(report);
@@ -359,6 +371,28 @@ fn solve_components(
         reports.push(report);
     }
     Ok(reports)
+}
+
+/// Refuse a directory holding a table of another variant (or of other rules), naming it.
+fn refuse_other_variant(v: &Variant, dir: &Path) -> Result<(), GenerateError> {
+    match TableDir::scan(dir)?.other_variant(v) {
+        Some(e) => Err(GenerateError::OtherVariant(e)),
+        None => Ok(()),
+    }
+}
+
+/// Remove the lock file (and any temporary files) that a process killed after writing the
+/// last file of a complete component left behind: taken if no process holds it, then
+/// dropped. A lock someone holds is theirs and left alone; so is anything at the lock's
+/// path that cannot be taken (housekeeping never stops a run that has nothing to solve).
+fn remove_stale_lock(dir: &Path, first: Sector, sectors: &[Sector]) {
+    if std::fs::symlink_metadata(crate::lock::lock_path(dir, first)).is_err() {
+        return;
+    }
+    if let Ok(Some(stale)) = ComponentLock::try_acquire(dir, first) {
+        remove_stale_temporaries(dir, sectors);
+        drop(stale);
+    }
 }
 
 /// Turn the error of a table of another N-move rule into a generation error; any other

@@ -9,14 +9,107 @@
 //! the next process and removed by it. A process that opened a lock file that its holder
 //! removed meanwhile notices that the path names another file (or none) and tries again, so
 //! two processes never hold the same component.
+//!
+//! The files a process holds in a table directory (its locks, the temporary files of its
+//! writes, its solver's scratch file until it is unlinked) are recorded while they exist, so
+//! that a process stopped by a signal removes them before it exits
+//! ([`stop_cleanly_on_signals`]): an interrupted run leaves only finished tables behind.
 
 use crate::index::Sector;
 use crate::table::TableError;
+use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Seek, Write};
+use std::io::{self, IsTerminal, Read, Seek, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+/// The files this process made in table directories and removes when a signal stops it.
+static HELD: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+
+/// The record of held files, locked. The signal handler keeps it locked until the process
+/// ends, so that no thread makes (or forgets) a file after the clean-up.
+fn held() -> MutexGuard<'static, Option<HashSet<PathBuf>>> {
+    HELD.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Make the file at `path` with `create` and record it as held (both under the record's
+/// lock, so that a signal never falls between them).
+pub(crate) fn create_held<T>(path: &Path, create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    let mut record = held();
+    let made = create()?;
+    record
+        .get_or_insert_with(HashSet::new)
+        .insert(path.to_path_buf());
+    Ok(made)
+}
+
+/// Forget a held file: it was renamed into place or unlinked.
+pub(crate) fn forget_held(path: &Path) {
+    if let Some(set) = held().as_mut() {
+        set.remove(path);
+    }
+}
+
+/// Remove a held file and forget it.
+pub(crate) fn remove_held(path: &Path) {
+    let mut record = held();
+    let _ = fs::remove_file(path);
+    if let Some(set) = record.as_mut() {
+        set.remove(path);
+    }
+}
+
+/// The conventional name of a signal this process handles.
+fn signal_name(signal: i32) -> String {
+    match signal {
+        libc::SIGINT => "SIGINT".into(),
+        libc::SIGTERM => "SIGTERM".into(),
+        libc::SIGHUP => "SIGHUP".into(),
+        n => format!("signal {n}"),
+    }
+}
+
+/// From now on, SIGINT (Ctrl-C), SIGTERM and SIGHUP remove the lock and temporary files
+/// this process holds, print one line on standard error saying so and end it with status 128 + the signal's
+/// number (130, 143, 129), whatever its threads are doing. SIGXFSZ is ignored, so that a
+/// file-size limit (`ulimit -f`) makes writes fail with an error naming the file instead of
+/// killing the process. Installed once; later calls do nothing.
+pub(crate) fn stop_cleanly_on_signals() -> io::Result<()> {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    if INSTALLED.get().is_some() {
+        return Ok(());
+    }
+    // SAFETY: setting a signal's disposition to "ignore" has no preconditions.
+    unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
+    let mut signals =
+        signal_hook::iterator::Signals::new([libc::SIGINT, libc::SIGTERM, libc::SIGHUP])?;
+    std::thread::Builder::new()
+        .name("millbase-signals".into())
+        .spawn(move || {
+            let Some(signal) = signals.forever().next() else {
+                return;
+            };
+            // Locked until the end: no thread makes a file after this.
+            let mut record = held();
+            let removed = record.take().unwrap_or_default();
+            for path in &removed {
+                let _ = fs::remove_file(path);
+            }
+            // Below a progress bar, if one is drawn.
+            let newline = if io::stderr().is_terminal() { "\n" } else { "" };
+            eprintln!(
+                "{newline}millbase: stopped by {}: its lock and temporary files removed, the \
+                 finished tables kept; run the same command again to resume",
+                signal_name(signal)
+            );
+            // Without running destructors or exit handlers while other threads work.
+            signal_hook::low_level::exit(128 + signal);
+        })?;
+    let _ = INSTALLED.set(());
+    Ok(())
+}
 
 /// A held component lock; dropping it removes the lock file and releases the lock.
 #[derive(Debug)]
@@ -83,7 +176,7 @@ impl ComponentLock {
             error,
         };
         loop {
-            let mut file = OpenOptions::new()
+            let file = OpenOptions::new()
                 .read(true)
                 .write(true)
                 .create(true)
@@ -105,16 +198,29 @@ impl ComponentLock {
             // The previous holder removes the file before it unlocks: make sure the path
             // still names the file we locked, or start again with the file it names now.
             let ours = file.metadata().map_err(io)?;
+            // Checked and recorded as held under the record's lock: a signal removes the
+            // file only if it is ours.
+            let mut record = held();
             match fs::symlink_metadata(&path) {
                 Ok(now) if now.dev() == ours.dev() && now.ino() == ours.ino() => {}
                 Ok(_) => continue,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
                 Err(e) => return Err(io(e)),
             }
-            file.set_len(0).map_err(io)?;
-            file.rewind().map_err(io)?;
-            writeln!(file, "{}", std::process::id()).map_err(io)?;
-            return Ok(Some(ComponentLock { file, path }));
+            record.get_or_insert_with(HashSet::new).insert(path.clone());
+            drop(record);
+            let mut written = &file;
+            let pid = written
+                .set_len(0)
+                .and_then(|()| written.rewind())
+                .and_then(|_| writeln!(written, "{}", std::process::id()));
+            // From here on, dropping the lock removes the file.
+            let lock = ComponentLock { file, path };
+            pid.map_err(|error| TableError::Io {
+                path: lock.path.clone(),
+                error,
+            })?;
+            return Ok(Some(lock));
         }
     }
 
@@ -128,7 +234,7 @@ impl Drop for ComponentLock {
     fn drop(&mut self) {
         // Remove the file while still holding the lock (see the module documentation);
         // closing the file then releases the lock.
-        let _ = fs::remove_file(&self.path);
+        remove_held(&self.path);
         let _ = self.file.sync_all();
     }
 }
@@ -136,6 +242,33 @@ impl Drop for ComponentLock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn is_held(path: &Path) -> bool {
+        held().as_ref().is_some_and(|set| set.contains(path))
+    }
+
+    #[test]
+    fn held_files_are_recorded_while_they_exist() {
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = dir.path().join("x.tmp");
+        create_held(&tmp, || File::create(&tmp)).unwrap();
+        assert!(is_held(&tmp));
+        forget_held(&tmp);
+        assert!(!is_held(&tmp) && tmp.exists());
+        create_held(&tmp, || Ok(())).unwrap();
+        remove_held(&tmp);
+        assert!(!is_held(&tmp) && !tmp.exists());
+        // A failed creation records nothing.
+        let absent = dir.path().join("no/such/dir");
+        assert!(create_held(&absent, || File::create(&absent)).is_err());
+        assert!(!is_held(&absent));
+        // A lock is recorded once taken, and forgotten with its file when dropped.
+        let lock = ComponentLock::acquire(dir.path(), Sector::moving(3, 4)).unwrap();
+        let path = lock.path().to_path_buf();
+        assert!(is_held(&path));
+        drop(lock);
+        assert!(!is_held(&path) && !path.exists());
+    }
 
     #[test]
     fn one_holder_at_a_time_and_no_file_left() {

@@ -7,8 +7,8 @@ use crate::generate::remove_stale_temporaries;
 use crate::index::{Sector, SectorIndex};
 use crate::lock::ComponentLock;
 use crate::table::{
-    CompactReport, CompactSource, FileKind, TableError, TableSet, WdlLayout, WriteOptions,
-    compact_sector_from, sector_status,
+    CompactReport, CompactSource, FileKind, TableDir, TableError, TableSet, WdlLayout,
+    WriteOptions, compact_sector_from, sector_status,
 };
 use crate::value::NMoveRule;
 use clap::Args;
@@ -180,8 +180,14 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
             args.out.display()
         )));
     }
+    refuse_other_variant(&listing, &v, "--dir")?;
     std::fs::create_dir_all(&args.out)
         .map_err(|e| CliError::failure(format!("{}: cannot create: {e}", args.out.display())))?;
+    let out_listing = TableDir::scan(&args.out).map_err(|e| CliError::failure(e.to_string()))?;
+    refuse_other_variant(&out_listing, &v, "--out")?;
+    // An interruption (Ctrl-C, SIGTERM) removes this run's lock and temporary files.
+    crate::lock::stop_cleanly_on_signals()
+        .map_err(|e| CliError::failure(format!("cannot handle signals: {e}")))?;
     let same = match (dir.canonicalize(), args.out.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
@@ -298,6 +304,22 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
             mb(t.distance_after),
         )),
         None => emit(&format!("all {kept} sector(s) already compacted, kept\n")),
+    }
+}
+
+/// A usage error naming a table of another variant in the directory of `option`: a
+/// directory holds the tables of one variant, and compaction neither mixes nor overwrites.
+fn refuse_other_variant(
+    listing: &TableDir,
+    v: &crate::rules::Variant,
+    option: &str,
+) -> Result<(), CliError> {
+    match listing.other_variant(v) {
+        Some(e) => Err(CliError::usage(format!(
+            "{e} ({option} holds another variant's tables; a directory holds the tables of one \
+             variant)"
+        ))),
+        None => Ok(()),
     }
 }
 

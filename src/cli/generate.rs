@@ -275,6 +275,9 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     if cost.seconds > ANNOUNCE_SECONDS {
         emit(&announce)?;
     }
+    // An interruption (Ctrl-C, SIGTERM) removes this run's lock and temporary files.
+    crate::lock::stop_cleanly_on_signals()
+        .map_err(|e| CliError::failure(format!("cannot handle signals: {e}")))?;
     let multi = if args.quiet {
         MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden())
     } else {
@@ -300,7 +303,9 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         generate_with(&v, &dir, &targets, options, &bars)
     }
     .map_err(|e| match e {
-        GenerateError::MissingDependencies { .. } => CliError::usage(e.to_string()),
+        GenerateError::MissingDependencies { .. } | GenerateError::OtherVariant(_) => {
+            CliError::usage(e.to_string())
+        }
         e => CliError::failure(format!("generation stopped: {e}")),
     })?;
     bars.overall.finish_and_clear();

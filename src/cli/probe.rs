@@ -9,7 +9,7 @@ use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
 use crate::report::{self, AnswerError};
 use crate::rules::Variant;
-use crate::table::{TableDir, TableError};
+use crate::table::{Corruption, TableDir, TableError};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -105,7 +105,29 @@ pub(super) fn open(
     let v = variant.get()?;
     let dir = table_dir(dir, &v);
     let tb = Tablebase::open(&dir, v).map_err(probe_error)?;
+    if let Some(why) = other_variant(&dir, &v) {
+        return Err(CliError::usage(why));
+    }
     Ok((v, tb, dir))
+}
+
+/// What is wrong if `dir` holds a table of another variant than `v` (or of other rules):
+/// the file, both variants, and what to do. A directory holds the tables of one variant.
+pub(super) fn other_variant(dir: &Path, v: &Variant) -> Option<String> {
+    let e = TableDir::scan(dir).ok()?.other_variant(v)?;
+    let hint = match &e {
+        TableError::Corrupt {
+            problem: Corruption::OtherVariant { found, .. },
+            ..
+        } if Variant::by_name(found).is_some() => format!("--variant {found}, or "),
+        _ => String::new(),
+    };
+    Some(format!(
+        "{e} ({} holds the tables of another variant: give {hint}the directory of the tables of \
+         {})",
+        dir.display(),
+        v.name
+    ))
 }
 
 fn answer_error(e: AnswerError) -> CliError {

@@ -1,6 +1,7 @@
 //! `serve`: the explorer, a local web page and JSON API over a table directory.
 
 use super::generate::table_dir;
+use super::probe::other_variant;
 use super::{CliError, VariantArg};
 use crate::probe::Tablebase;
 use crate::serve::{self, Explorer, Limits};
@@ -48,6 +49,10 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), CliError> {
     let v = args.variant.get()?;
     let dir = table_dir(&args.dir, &v);
     let tb = Tablebase::open(&dir, v).map_err(|e| CliError::usage(e.to_string()))?;
+    // Serving another variant's tables would answer every position with an error.
+    if let Some(why) = other_variant(&dir, &v) {
+        return Err(CliError::usage(why));
+    }
     let present = crate::table::TableDir::scan(&dir).map_or(0, |t| t.sectors().count());
     let addr = SocketAddr::new(args.bind, args.port);
     let listener = TcpListener::bind(addr)

@@ -39,7 +39,6 @@ use std::time::{Duration, Instant};
 /// Longest position string accepted.
 const MAX_FEN_LEN: usize = 512;
 
-
 /// Time the search evaluation of all moves of a position without tables takes at most (shared
 /// among its moves), so that the page stays quick and the server responsive.
 pub const SEARCH_BUDGET: Duration = Duration::from_millis(300);

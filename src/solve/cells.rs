@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 pub(crate) enum Cells {
     /// Anonymous memory (transparent huge pages where the kernel allows).
     Heap(Vec<AtomicU32>),
-    /// A shared mapping of a scratch file, unlinked as soon as it is mapped: its disk space
-    /// is freed when the mapping goes, however the process ends.
+    /// A shared mapping of a scratch file, its space reserved on disk, unlinked as soon as it
+    /// is mapped: its disk space is freed when the mapping goes, however the process ends.
     Mapped(memmap2::MmapMut, usize),
 }
 
@@ -31,7 +31,10 @@ impl Cells {
     }
 
     /// `len` zeroed cells in a scratch file in `dir` (a name of its own per process and
-    /// call, so that workers sharing `dir` never meet), mapped and unlinked at once.
+    /// call, so that workers sharing `dir` never meet), mapped and unlinked at once. The
+    /// file's disk space is reserved before it is mapped, so that a disk too small for it is
+    /// this error (saying how much was needed) rather than a `SIGBUS` at the first write to
+    /// a page the disk has no room for.
     pub(crate) fn in_file(dir: &Path, len: usize) -> std::io::Result<Cells> {
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let name = format!(
@@ -40,23 +43,49 @@ impl Cells {
             NEXT.fetch_add(1, Ordering::Relaxed)
         );
         let path = dir.join(name);
-        let file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&path)?;
-        let mapped = (|| {
-            // A sparse file: it reads as zeros, and takes disk space only where written.
-            file.set_len((len * 4).max(1) as u64)?;
+        // Recorded while it has a name, so that a signal meanwhile removes it.
+        let file = crate::lock::create_held(&path, || {
+            std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create_new(true)
+                .open(&path)
+        })?;
+        let bytes = (len * 4).max(1) as u64;
+        let mapped = reserve(&file, bytes).and_then(|()| {
             // SAFETY: the file is ours alone (created above under a unique name, unlinked
-            // below); nothing else maps or changes it.
+            // below); nothing else maps or changes it, and its blocks are allocated.
             unsafe { memmap2::MmapMut::map_mut(&file) }
-        })();
-        let removed = std::fs::remove_file(&path);
-        let map = mapped?;
-        removed?;
-        Ok(Cells::Mapped(map, len))
+        });
+        crate::lock::remove_held(&path);
+        Ok(Cells::Mapped(mapped?, len))
     }
+}
+
+/// Allocate `bytes` bytes of disk space to `file` (reading as zeros): `ENOSPC` on a full disk
+/// and `EFBIG` beyond a file-size limit come now, with the size in the message.
+fn reserve(file: &std::fs::File, bytes: u64) -> std::io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    let Ok(length) = libc::off_t::try_from(bytes) else {
+        return Err(std::io::Error::from_raw_os_error(libc::EFBIG));
+    };
+    // SAFETY: posix_fallocate on a file descriptor we own; no memory is passed. It returns
+    // the error number instead of setting errno, and emulates the call where the file system
+    // has no fallocate.
+    let code = loop {
+        match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, length) } {
+            libc::EINTR => continue,
+            code => break code,
+        }
+    };
+    if code == 0 {
+        return Ok(());
+    }
+    let error = std::io::Error::from_raw_os_error(code);
+    Err(std::io::Error::new(
+        error.kind(),
+        format!("{:.1} MiB needed: {error}", bytes as f64 / (1 << 20) as f64),
+    ))
 }
 
 impl Deref for Cells {

@@ -4,9 +4,18 @@
 //! all: it answers win/draw/loss questions without distances. In any other directory every
 //! sector needs both of its files, and a `.mbw` without its `.mbd` (or a `.mbd` without its
 //! `.mbw`, an orphan) is an error naming the missing file. docs/FORMAT.md states the rule.
+//!
+//! A directory also holds the tables of **one variant**: [`TableDir::other_variant`] finds a
+//! table of another one, so that `generate` and `compact` refuse to write beside (and over)
+//! it and the readers say so at start.
 
-use super::{DISTANCE_EXTENSION, FileKind, TableError, WDL_EXTENSION, table_path};
+use super::format::{Expect, Header};
+use super::open::{open_regular, read_prefix};
+use super::{
+    Corruption, DISTANCE_EXTENSION, FileKind, HEADER_LEN, TableError, WDL_EXTENSION, table_path,
+};
 use crate::index::Sector;
+use crate::rules::Variant;
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -126,9 +135,92 @@ impl TableDir {
     }
 }
 
+impl TableDir {
+    /// The first table file (by sector, the WDL file first) whose header says it belongs to
+    /// another variant than `variant`, or to the same name under other rules, as the error
+    /// naming the file and both variants ("D/3-3-0-0.mbw: table of variant 'six', expected
+    /// 'std'"); `None` if there is none. Only headers are read. Files that cannot be read or
+    /// whose header is damaged are left to the commands that use them (which report them, or
+    /// solve them again); so are entries that are not regular files, never opened here.
+    pub fn other_variant(&self, variant: &Variant) -> Option<TableError> {
+        self.sectors.iter().find_map(|(&sector, files)| {
+            [
+                (files.wdl, FileKind::Wdl),
+                (files.distance, FileKind::Distance),
+            ]
+            .into_iter()
+            .filter(|&(present, _)| present)
+            .find_map(|(_, kind)| {
+                foreign(&table_path(&self.dir, sector, kind), variant, kind, sector)
+            })
+        })
+    }
+}
+
+/// The error for the file at `path` if its header names another variant or other rules.
+fn foreign(path: &Path, variant: &Variant, kind: FileKind, sector: Sector) -> Option<TableError> {
+    let opened = open_regular(path, || TableError::InvalidInput(String::new())).ok()?;
+    let prefix = read_prefix(&opened, HEADER_LEN).ok()?;
+    // The variant and the rules fingerprint are checked before the sector and the size.
+    let expect = Expect {
+        variant,
+        kind,
+        sector,
+        slots: 0,
+        rule: None,
+    };
+    match Header::parse_header(&prefix, opened.len, &expect) {
+        Err(problem @ (Corruption::OtherVariant { .. } | Corruption::OtherRules { .. })) => {
+            Some(TableError::Corrupt {
+                path: path.to_path_buf(),
+                problem,
+            })
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tables_of_another_variant_or_other_rules_are_found_by_their_headers() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let six = Variant::by_name("six").unwrap();
+        let s33 = Sector::moving(3, 3);
+        crate::generate::generate(&six, d, &[s33], &crate::generate::Silent).unwrap();
+        let t = TableDir::scan(d).unwrap();
+        assert!(t.other_variant(&six).is_none());
+        let e = t.other_variant(&Variant::standard()).unwrap();
+        assert_eq!(e.path(), Some(d.join("3-3-0-0.mbw").as_path()));
+        assert!(
+            e.to_string()
+                .ends_with("3-3-0-0.mbw: table of variant 'six', expected 'std'"),
+            "{e}"
+        );
+        // The same name with other rules (six has no flying).
+        let changed = Variant {
+            fly_at: Some(3),
+            ..six
+        };
+        let e = t.other_variant(&changed).unwrap();
+        assert!(e.to_string().contains("solved with other rules"), "{e}");
+        // A damaged WDL header is left to the commands that read it; the distance file
+        // beside it still tells.
+        let w = d.join("3-3-0-0.mbw");
+        let mut bytes = std::fs::read(&w).unwrap();
+        bytes[40] ^= 1;
+        std::fs::write(&w, &bytes).unwrap();
+        let e = TableDir::scan(d)
+            .unwrap()
+            .other_variant(&Variant::standard());
+        assert_eq!(e.unwrap().path(), Some(d.join("3-3-0-0.mbd").as_path()));
+        std::fs::remove_file(d.join("3-3-0-0.mbd")).unwrap();
+        let t = TableDir::scan(d).unwrap();
+        assert!(t.other_variant(&Variant::standard()).is_none());
+    }
 
     #[test]
     fn the_rule_for_missing_halves() {

@@ -517,7 +517,8 @@ pub fn is_temporary_of(name: &str, file_name: &str) -> bool {
 
 /// Write `bytes` to `path` atomically: a temporary file of a name no other write uses
 /// ([`temporary_path`], created exclusively), fsync, rename over `path`, fsync of the
-/// directory. The temporary file is removed if anything fails before the rename.
+/// directory. The temporary file is removed if anything fails before the rename, or if a
+/// signal stops the process meanwhile ([`crate::lock::stop_cleanly_on_signals`]).
 fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), TableError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
@@ -526,21 +527,24 @@ fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), TableError>
     fs::create_dir_all(dir).map_err(io(dir))?;
     let tmp = temporary_path(path);
     let result = (|| {
-        let mut f = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
+        let mut f = crate::lock::create_held(&tmp, || {
+            fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&tmp)
+        })?;
         f.write_all(bytes)?;
         f.sync_all()
     })();
     if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
+        crate::lock::remove_held(&tmp);
         return Err(io(&tmp)(e));
     }
     if let Err(e) = fs::rename(&tmp, path) {
-        let _ = fs::remove_file(&tmp);
+        crate::lock::remove_held(&tmp);
         return Err(io(path)(e));
     }
+    crate::lock::forget_held(&tmp);
     // Make the rename itself durable (a directory can be opened and synced on Unix).
     if let Ok(d) = fs::File::open(dir) {
         let _ = d.sync_all();
