@@ -261,6 +261,11 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     } else {
         parse_sectors(&v, &args.sectors)?
     };
+    // Tables of another variant are refused before anything is announced or written (the
+    // library refuses them too).
+    if let Some(e) = TableDir::scan(&dir).ok().and_then(|t| t.other_variant(&v)) {
+        return Err(CliError::usage(GenerateError::OtherVariant(e).to_string()));
+    }
     // What the run will solve, from the plan and the files in the directory: announced
     // before a long solve (on standard output, with the run's other lines).
     let mut entries = plan(&v, &targets);

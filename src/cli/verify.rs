@@ -6,6 +6,7 @@ use super::generate::{parse_sectors, scan_tables, table_dir};
 use super::{CliError, VariantArg, emit, one_line};
 use crate::graph::{component, successor_sectors};
 use crate::index::Sector;
+use crate::plan::count;
 use crate::table::{TableDir, TableError, TableSet, Wdl, distance_path, wdl_path};
 use crate::value::Value;
 use crate::verify::{Mismatch, ValueLookup, verify_sector_under};
@@ -321,10 +322,9 @@ pub fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
     } else {
         "every checksum and every value agrees"
     };
-    let n = sectors.len();
-    let noun = if n == 1 { "sector" } else { "sectors" };
     emit(&format!(
-        "ok: {n} {noun}, {checked_total} positions, {what}\n"
+        "ok: {}, {checked_total} positions, {what}\n",
+        count(sectors.len() as u64, "sector", "sectors")
     ))
 }
 
