@@ -54,7 +54,13 @@ pub struct CompactArgs {
     /// Keep up to N MiB of DIR's sectors resolved from "removal don't care" symbols (tables
     /// written by `compact --removal-dont-care`), for the sectors whose removals lead to
     /// them; such sectors are resolved a whole sector at a time, other tables read whole.
-    #[arg(long, value_name = "N", default_value_t = 1024)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1024,
+        value_parser = super::whole::<usize>(),
+        allow_negative_numbers = true
+    )]
     cache_mb: usize,
     /// Do not draw a progress bar.
     #[arg(long)]

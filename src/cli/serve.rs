@@ -26,12 +26,23 @@ pub struct ServeArgs {
     port: u16,
     /// Seconds a connection may wait for a request's head or leave its answer unread
     /// [default: 20] (hidden: for tests).
-    #[arg(long, value_name = "SECS", value_parser = parse_seconds, hide = true)]
+    #[arg(
+        long,
+        value_name = "SECS",
+        value_parser = parse_seconds,
+        hide = true,
+        allow_negative_numbers = true
+    )]
     timeout: Option<Duration>,
     /// The most connections served at once [default: half the descriptors still free, at
     /// most 1024] (hidden: for tests).
-    #[arg(long, value_name = "N", hide = true,
-          value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(
+        long,
+        value_name = "N",
+        hide = true,
+        value_parser = super::whole_from(1u32),
+        allow_negative_numbers = true
+    )]
     max_connections: Option<u32>,
 }
 
