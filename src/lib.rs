@@ -58,6 +58,7 @@
 
 #![warn(missing_docs)]
 
+#[cfg(feature = "cli")]
 mod cli;
 mod generate;
 mod graph;
@@ -70,8 +71,10 @@ mod plan;
 mod position;
 mod probe;
 mod reach;
+#[cfg(feature = "cli")]
 mod report;
 mod rules;
+#[cfg(feature = "serve")]
 mod serve;
 mod solve;
 mod table;
@@ -127,6 +130,7 @@ pub mod format {
 /// The `millbase` program's entry point: parses the command line, runs the command and
 /// exits with its status. Not part of the library's API.
 #[doc(hidden)]
+#[cfg(feature = "cli")]
 pub fn run_cli() {
     use clap::Parser;
     let args = match cli::Cli::try_parse() {

@@ -19,11 +19,11 @@ use crate::index::Sector;
 use crate::table::TableError;
 use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, IsTerminal, Read, Seek, Write};
+use std::io::{self, Read, Seek, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Mutex, MutexGuard};
 
 /// The files this process made in table directories and removes when a signal stops it.
 static HELD: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
@@ -62,6 +62,7 @@ pub(crate) fn remove_held(path: &Path) {
 }
 
 /// The conventional name of a signal this process handles.
+#[cfg(feature = "cli")]
 fn signal_name(signal: i32) -> String {
     match signal {
         libc::SIGINT => "SIGINT".into(),
@@ -75,8 +76,11 @@ fn signal_name(signal: i32) -> String {
 /// this process holds, print one line on standard error saying so and end it with status 128 + the signal's
 /// number (130, 143, 129), whatever its threads are doing. SIGXFSZ is ignored, so that a
 /// file-size limit (`ulimit -f`) makes writes fail with an error naming the file instead of
-/// killing the process. Installed once; later calls do nothing.
+/// killing the process. Installed once; later calls do nothing. Only the program (feature
+/// `cli`) stops on signals: a library leaves them to its host.
+#[cfg(feature = "cli")]
 pub(crate) fn stop_cleanly_on_signals() -> io::Result<()> {
+    use std::sync::OnceLock;
     static INSTALLED: OnceLock<()> = OnceLock::new();
     if INSTALLED.get().is_some() {
         return Ok(());
@@ -98,6 +102,7 @@ pub(crate) fn stop_cleanly_on_signals() -> io::Result<()> {
                 let _ = fs::remove_file(path);
             }
             // Below a progress bar, if one is drawn.
+            use std::io::IsTerminal;
             let newline = if io::stderr().is_terminal() { "\n" } else { "" };
             eprintln!(
                 "{newline}millbase: stopped by {}: its lock and temporary files removed, the \

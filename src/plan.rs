@@ -5,6 +5,10 @@
 //! prints before a long solve and `probe` and the explorer show beside the command they
 //! suggest.
 
+// The estimates and costs are read by the program (feature `cli`): the library's own face is
+// `plan()` and its entries.
+#![cfg_attr(not(feature = "cli"), allow(dead_code))]
+
 use crate::graph::{
     component, dependencies, is_exit_only, reachable_sectors, solver_reads, solving_order,
 };
@@ -237,7 +241,8 @@ impl Cost {
 
     /// The figures as JSON: `{"components", "sectors", "positions", "estimated_seconds",
     /// "estimated_peak_memory_bytes", "estimated_disk_bytes", "text"}`, the text being
-    /// [`Cost`]'s one line.
+    /// [`Cost`]'s one line (for the explorer).
+    #[cfg(feature = "serve")]
     pub fn json(&self) -> serde_json::Value {
         serde_json::json!({
             "components": self.components,

@@ -14,6 +14,7 @@ mod match_cmd;
 mod plan;
 mod play;
 mod probe;
+#[cfg(feature = "serve")]
 mod serve;
 mod uci;
 mod verify;
@@ -78,6 +79,7 @@ pub enum Command {
     /// Write the tables in another program's format (Malom's, for the Sanmill app).
     Export(export::ExportArgs),
     /// Open the explorer: a local web page (and JSON API) over a table directory.
+    #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
 }
 
@@ -96,6 +98,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Uci(args) => uci::run_uci(&args),
         Command::Play(args) => play::run_play(&args),
         Command::Match(args) => match_cmd::run_match_cmd(&args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run_serve(&args),
         Command::Export(args) => export::run_export(&args),
     }

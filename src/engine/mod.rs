@@ -11,6 +11,7 @@
 //! them, the search uses [`DEFAULT_BUDGET`] (1 s). Table answers take no search time.
 
 mod choice;
+#[cfg(feature = "cli")]
 pub(crate) mod display;
 mod eval;
 pub mod game;
