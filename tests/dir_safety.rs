@@ -2,11 +2,12 @@
 //! command of another variant and a stale lock holds finished tables only, and the tables of
 //! another variant are never overwritten.
 
-use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+mod common;
 
 /// Far more than any of these runs takes, even on a loaded machine; a hang is caught.
 const TIMEOUT: Duration = Duration::from_secs(600);
@@ -26,33 +27,12 @@ fn millbase() -> Command {
 }
 
 /// Collect a child's output, killing it (and failing) after [`TIMEOUT`].
-fn finish(mut child: Child) -> Out {
-    fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
-        std::thread::spawn(move || {
-            let mut s = String::new();
-            if let Some(mut pipe) = pipe {
-                let _ = pipe.read_to_string(&mut s);
-            }
-            s
-        })
-    }
-    let (out, err) = (drain(child.stdout.take()), drain(child.stderr.take()));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("millbase did not finish within {TIMEOUT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+fn finish(child: Child) -> Out {
+    let end = common::finish_within(child, TIMEOUT, "millbase");
     Out {
-        code: status.code(),
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
+        code: end.code,
+        stdout: end.stdout,
+        stderr: end.stderr,
     }
 }
 
@@ -118,17 +98,30 @@ fn interrupt(dir: &Path, args: &[&str], ready: impl Fn(&[String]) -> bool, signa
 fn sigint_and_sigterm_leave_finished_tables_only_and_a_rerun_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let locked = |names: &[String]| names.iter().any(|n| n.ends_with(".lock"));
-    // Ctrl-C while 3-4 + 4-3 is being solved (3-3 is written, a lock is held).
+    // A lock of a component after 3-3: taken once 3-3 is written (or found complete) and
+    // its line printed.
+    let locked = |names: &[String]| {
+        names
+            .iter()
+            .any(|n| n.ends_with(".lock") && n != "3-3-0-0.lock")
+    };
+    // Ctrl-C while a later component is being solved.
     let out = interrupt(
         d,
         &["4-5"],
-        |n| locked(n) && n.iter().any(|n| n == "3-3-0-0.mbw"),
+        |n| {
+            n.iter()
+                .any(|n| n.ends_with(".lock") && n != "3-3-0-0.lock")
+        },
         libc::SIGINT,
     );
     assert_eq!(out.code, Some(130), "{}", out.stderr);
     assert!(out.stderr.contains("stopped by SIGINT"), "{}", out.stderr);
-    assert!(out.stdout.starts_with("3-3-0-0: 169626 positions in "));
+    assert!(
+        out.stdout.starts_with("3-3-0-0: 169626 positions in "),
+        "{}",
+        out.stdout
+    );
     assert_eq!(leftovers(d), Vec::<String>::new());
     assert_eq!(names(d), ["3-3-0-0.mbd", "3-3-0-0.mbw"]);
     // SIGTERM on the resumed run, cells in scratch files, while a component is solved.

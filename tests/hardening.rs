@@ -3,11 +3,13 @@
 //! asserting the exact exit status, that the error is one line and that it names the right
 //! file.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+mod common;
 
 /// Far more than any of these runs takes, even on a loaded machine; a hang is caught.
 const TIMEOUT: Duration = Duration::from_secs(300);
@@ -45,34 +47,12 @@ impl Out {
     }
 }
 
-fn wait_with_deadline(mut child: Child, what: &str) -> Out {
-    fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
-        std::thread::spawn(move || {
-            let mut s = String::new();
-            if let Some(mut pipe) = pipe {
-                let _ = pipe.read_to_string(&mut s);
-            }
-            s
-        })
-    }
-    let out = drain(child.stdout.take());
-    let err = drain(child.stderr.take());
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("millbase {what} did not finish within {TIMEOUT:?}: it hangs");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+fn wait_with_deadline(child: Child, what: &str) -> Out {
+    let end = common::finish_within(child, TIMEOUT, &format!("millbase {what}"));
     Out {
-        code: status.code().unwrap_or(-1),
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
+        code: end.code.unwrap_or(-1),
+        stdout: end.stdout,
+        stderr: end.stderr,
     }
 }
 

@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::process::{Child, ChildStdout, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Run `millbase` with `args`: (exit status, standard output, standard error).
 pub fn millbase(args: &[&str]) -> (i32, String, String) {
@@ -239,3 +239,43 @@ pub fn decode(text: &str) -> String {
 
 /// White to move, 3 against 3, both flying: white wins in 7 plies (d5-e3 or d3-e5 first).
 pub const WIN7: &str = "O***O***/********/@O**@**@ w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes";
+
+/// How a child process ended: its exit status (`None` when a signal ended it) and its
+/// standard output and error.
+pub struct Finished {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Collect a child's output while it runs; kill it and fail the test when it has not ended
+/// after `timeout` (a hang is caught, not waited for). `what` names it in that failure.
+pub fn finish_within(mut child: Child, timeout: Duration, what: &str) -> Finished {
+    fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<String> {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_string(&mut s);
+            }
+            s
+        })
+    }
+    let (out, err) = (drain(child.stdout.take()), drain(child.stderr.take()));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > timeout {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} did not finish within {timeout:?}: it hangs");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    Finished {
+        code: status.code(),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
