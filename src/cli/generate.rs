@@ -44,6 +44,7 @@ pub struct GenerateArgs {
         long,
         value_name = "N",
         default_value_t = 0,
+        value_parser = clap::value_parser!(u16).range(0..=i64::from(NMoveRule::MAX_N)),
         allow_negative_numbers = true
     )]
     n_move_rule: u16,

@@ -29,6 +29,7 @@ pub struct PlanArgs {
         value_name = "N",
         default_value_t = 0,
         requires = "emit",
+        value_parser = clap::value_parser!(u16).range(0..=i64::from(crate::value::NMoveRule::MAX_N)),
         allow_negative_numbers = true
     )]
     n_move_rule: u16,
