@@ -516,7 +516,7 @@ fn per_sector_lines_and_the_summary_go_to_standard_output() {
     );
     assert!(
         done.ends_with(&format!(
-            "declares the {n} sectors whose .sec2 files OUT holds"
+            "declares the {n} sectors whose .sec2 files it holds"
         )),
         "{done}"
     );

@@ -207,12 +207,12 @@ pub fn run_export(args: &ExportArgs) -> Result<(), CliError> {
         format!("all {} sectors of Malom's database", all.len())
     } else if args.declare_all_sectors {
         format!(
-            "all {} sectors of Malom's database, {} of them without a .sec2 file in OUT",
+            "all {} sectors of Malom's database, {} of them without a .sec2 file here",
             all.len(),
             all.len() - held.len()
         )
     } else {
-        format!("the {} whose .sec2 files OUT holds", count(held.len()))
+        format!("the {} whose .sec2 files it holds", count(held.len()))
     };
     let earlier_note = if earlier.is_empty() {
         String::new()
