@@ -120,7 +120,16 @@ impl std::fmt::Display for GenerateError {
     }
 }
 
-impl std::error::Error for GenerateError {}
+/// The wrapped [`TableError`] or [`SolveError`] is the error's source.
+impl std::error::Error for GenerateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GenerateError::Table(e) | GenerateError::OtherVariant(e) => Some(e),
+            GenerateError::Solve(e) => Some(e),
+            GenerateError::MissingDependencies { .. } => None,
+        }
+    }
+}
 
 impl From<TableError> for GenerateError {
     fn from(e: TableError) -> Self {
@@ -474,4 +483,41 @@ pub fn peak_memory() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
+}
+
+#[cfg(test)]
+mod source_tests {
+    use super::*;
+    use crate::graph::start_sector;
+    use std::error::Error;
+
+    #[test]
+    fn the_source_of_a_generate_error_is_the_wrapped_error() {
+        // A file where the table directory should be: the table code's error, as the source.
+        let variant = Variant::by_name("three").expect("a known variant");
+        let temp = tempfile::tempdir().expect("a temporary directory");
+        let not_a_dir = temp.path().join("file");
+        std::fs::write(&not_a_dir, b"not a directory").expect("a file");
+        let e = generate(&variant, &not_a_dir, &[start_sector(&variant)], &Silent)
+            .expect_err("a file is not a table directory");
+        let source = e.source().expect("a source");
+        let table = source.downcast_ref::<TableError>().expect("a TableError");
+        match &e {
+            GenerateError::Table(inner) | GenerateError::OtherVariant(inner) => {
+                assert!(std::ptr::eq(table, inner));
+            }
+            other => panic!("expected a table error, got {other:?}"),
+        }
+
+        let sector = start_sector(&variant);
+        let e = GenerateError::Solve(SolveError::MissingDependency(sector));
+        let solve = e.source().and_then(|s| s.downcast_ref::<SolveError>());
+        assert!(matches!(solve, Some(SolveError::MissingDependency(s)) if *s == sector));
+
+        let e = GenerateError::MissingDependencies {
+            dir: temp.path().to_path_buf(),
+            problems: vec![(sector, "missing".into())],
+        };
+        assert!(e.source().is_none());
+    }
 }

@@ -51,7 +51,16 @@ impl fmt::Display for ProbeError {
     }
 }
 
-impl std::error::Error for ProbeError {}
+/// The wrapped [`TableError`] or [`PositionError`] is the error's source.
+impl std::error::Error for ProbeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ProbeError::Table(e) => Some(e),
+            ProbeError::Position(e) => Some(e),
+            ProbeError::Impossible(_) => None,
+        }
+    }
+}
 
 impl From<TableError> for ProbeError {
     fn from(e: TableError) -> Self {
@@ -470,4 +479,38 @@ pub fn best_rule_value(values: impl Iterator<Item = RuleValue>) -> RuleValue {
 /// The best of some values for the side choosing among them (a loss in 0 when there are none).
 pub fn best_value(values: impl Iterator<Item = Value>) -> Value {
     best_of(values, Value::Loss(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error;
+
+    #[test]
+    fn the_source_of_a_probe_error_is_the_wrapped_error() {
+        let variant = Variant::by_name("three").expect("a known variant");
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let tables = Tablebase::open(dir.path(), variant).expect("an empty directory opens");
+
+        // A position that cannot be read: the source is the parser's own error.
+        let e = tables.parse("not a position").expect_err("not a position");
+        let expected = parse_position(&variant, "not a position").expect_err("not a position");
+        assert!(matches!(e, ProbeError::Position(_)), "{e:?}");
+        let source = e.source().expect("a source");
+        assert_eq!(source.downcast_ref::<PositionError>(), Some(&expected));
+
+        // A missing table: the source is the table error naming the file.
+        let start = tables.parse("start").expect("the start position");
+        let e = tables
+            .value(&start)
+            .expect_err("no tables in the directory");
+        let source = e.source().expect("a source");
+        let table = source.downcast_ref::<TableError>().expect("a TableError");
+        assert!(matches!(table, TableError::Missing { .. }), "{table:?}");
+        assert!(table.path().is_some_and(|p| p.starts_with(dir.path())));
+        assert_eq!(table.to_string(), e.to_string());
+
+        let e = ProbeError::Impossible("no game reaches it".into());
+        assert!(e.source().is_none());
+    }
 }

@@ -60,7 +60,16 @@ impl fmt::Display for ExportError {
     }
 }
 
-impl std::error::Error for ExportError {}
+/// The wrapped [`TableError`] or [`io::Error`] is the error's source.
+impl std::error::Error for ExportError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ExportError::Table(e) => Some(e),
+            ExportError::Io { error, .. } => Some(error),
+            ExportError::Unrepresentable { .. } | ExportError::NotInFormat { .. } => None,
+        }
+    }
+}
 
 impl From<TableError> for ExportError {
     fn from(e: TableError) -> ExportError {
