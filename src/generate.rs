@@ -145,6 +145,10 @@ impl From<SolveError> for GenerateError {
 
 /// Solve `targets` and everything they need into `dir` (created if needed) without the
 /// N-move rule and with every position solved; see [`generate_with`].
+///
+/// # Errors
+///
+/// As [`generate_with`].
 pub fn generate(
     v: &Variant,
     dir: &Path,
@@ -191,6 +195,17 @@ pub fn working_memory(v: &Variant, first: Sector) -> u64 {
 /// says why ([`ComponentReport::repaired`]); a table of another N-move rule is an error
 /// naming it (a directory holds tables of one rule only), and so is a table of another
 /// variant ([`GenerateError::OtherVariant`], before anything is written).
+///
+/// # Errors
+///
+/// [`GenerateError::Table`] with [`TableError::Io`] naming the file or directory if `dir` cannot be
+/// created or listed, a lock or table file cannot be written, or a dependency cannot be read back;
+/// [`GenerateError::OtherVariant`] if `dir` holds a table of another variant or of other rules
+/// (nothing is written then); [`GenerateError::Table`] with [`TableError::Corrupt`] and
+/// [`Corruption::OtherNMoveRule`] if it holds a table of another N-move rule than `options.rule`;
+/// [`GenerateError::Solve`] with [`SolveError::Spill`] if a component over
+/// [`GenerateOptions::max_memory`] cannot get its scratch file. Components finished before the
+/// error stay on disk, and a later run resumes after them.
 pub fn generate_with(
     v: &Variant,
     dir: &Path,
@@ -211,6 +226,12 @@ pub fn generate_with(
 /// every dependency outside the named components must be complete in `dir`:
 /// [`GenerateError::MissingDependencies`] names the files that are missing or damaged. A
 /// table of another variant in `dir` is [`GenerateError::OtherVariant`].
+///
+/// # Errors
+///
+/// [`GenerateError::MissingDependencies`] if a dependency outside the named components is missing
+/// or damaged in `dir` (nothing is solved then), naming each file and what is wrong; otherwise the
+/// errors of [`generate_with`].
 pub fn generate_components(
     v: &Variant,
     dir: &Path,

@@ -149,11 +149,21 @@ fn flock(file: &File, wait: bool) -> io::Result<bool> {
 impl ComponentLock {
     /// Take the lock of the component whose first sector is `first` in `dir`, waiting as
     /// long as another process holds it.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Io`] naming the lock file if it cannot be created, opened (a symbolic link
+    /// there is not followed), locked or written; [`TableError::NotRegular`] if something other
+    /// than a regular file (a named pipe, a directory) stands at its path.
     pub fn acquire(dir: &Path, first: Sector) -> Result<ComponentLock, TableError> {
         Ok(Self::take(dir, first, true)?.expect("a waiting lock is always taken"))
     }
 
     /// Take the lock if no other process holds it; `None` if one does.
+    ///
+    /// # Errors
+    ///
+    /// As [`ComponentLock::acquire`]; a lock held by another process is `Ok(None)`, not an error.
     pub fn try_acquire(dir: &Path, first: Sector) -> Result<Option<ComponentLock>, TableError> {
         Self::take(dir, first, false)
     }

@@ -129,6 +129,12 @@ impl Tablebase {
     /// rewritten, damaged — a probe gets an error naming it or a correct answer, never
     /// undefined behaviour. [`Tablebase::with_memory_map`] maps the files instead, for callers
     /// that can promise the files do not change in place.
+    ///
+    /// # Errors
+    ///
+    /// [`ProbeError::Table`] with [`TableError::Io`] naming `dir` if it is not there ("no such
+    /// directory"), is not a directory, or cannot be read. The files are not opened yet: a missing
+    /// or damaged table is reported by the first probe that needs it.
     pub fn open(dir: impl AsRef<Path>, variant: Variant) -> Result<Tablebase, ProbeError> {
         let dir = dir.as_ref();
         check_table_dir(dir)?;
@@ -180,6 +186,11 @@ impl Tablebase {
     }
 
     /// Parse a Sanmill position string (or `start`) for this variant.
+    ///
+    /// # Errors
+    ///
+    /// [`ProbeError::Position`] with the [`PositionError`] of [`parse_position`] if `text` is not a
+    /// position of the variant.
     pub fn parse(&self, text: &str) -> Result<Position, ProbeError> {
         parse_position(&self.variant, text).map_err(ProbeError::Position)
     }
@@ -217,6 +228,14 @@ impl Tablebase {
     }
 
     /// The value of a position for the side to move, with its distance in plies.
+    ///
+    /// # Errors
+    ///
+    /// [`ProbeError::Table`] if a table needed is missing or damaged ([`TableError::Missing`] names
+    /// the `.mbw` or `.mbd` file, [`TableError::Corrupt`] what is wrong with it; a remove-pending
+    /// position needs the tables of every removal); [`ProbeError::Impossible`] if the position
+    /// cannot be in the tables (a sector the variant does not have, or a position no game reaches
+    /// in tables generated without those).
     pub fn value(&self, pos: &Position) -> Result<Value, ProbeError> {
         if let Some(v) = Self::by_count(pos) {
             return Ok(v);
@@ -236,6 +255,10 @@ impl Tablebase {
     /// removal or placement), exact under the tables' rule ([`Tablebase::rule`]): a win or
     /// loss with its DTR, a cursed win, a draw or a blessed loss. Tables without the rule
     /// give the value and distance to the end of the game at any counter.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::value`].
     pub fn value_at(&self, pos: &Position, counter: u32) -> Result<RuleValue, ProbeError> {
         let rule = self.rule();
         if let Some(v) = Self::by_count(pos) {
@@ -254,6 +277,10 @@ impl Tablebase {
     /// at counter `counter`, best first (fastest wins, cursed wins, draws, blessed losses,
     /// slowest losses; ties in move order). A move that removes or places a stone leads to
     /// counter 0, any other to `counter + 1`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::value`], for the position after each legal move.
     pub fn move_values_at(
         &self,
         pos: &Position,
@@ -289,6 +316,10 @@ impl Tablebase {
     /// moves (the first in move order among equals) until the game ends, the line repeats
     /// one of its own positions, or `max_plies` moves ([`Tablebase::principal_variation_with`]
     /// also says which). With the rule a drawn line ends when the counter reaches N.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::value`], for every position of the line and its moves.
     pub fn principal_variation_at(
         &self,
         pos: &Position,
@@ -311,6 +342,11 @@ impl Tablebase {
     /// Under a rule (where the line is drawn, cursed or blessed from its first position on)
     /// it may reach the rule's N plies first ([`PvEnd::NMoveRule`]). Memory grows with the
     /// line, one entry per position.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::value`], for every position of the line and its moves; the moves given to
+    /// `each` before the error stand.
     pub fn principal_variation_with(
         &self,
         pos: &Position,
@@ -351,6 +387,10 @@ impl Tablebase {
     }
 
     /// Win, draw or loss for the side to move; needs only the WDL files.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::value`], reading only the WDL (`.mbw`) files.
     pub fn wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
         if let Some(v) = Self::by_count(pos) {
             return Ok(Wdl::of(v));
@@ -389,6 +429,10 @@ impl Tablebase {
 
     /// Every legal move with its value for the side to move, best first (fastest wins, then
     /// draws, then slowest losses; ties in move order).
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::value`], for the position after each legal move.
     pub fn move_values(&self, pos: &Position) -> Result<Vec<MoveValue>, ProbeError> {
         let mut moves = self.move_values_unsorted(pos)?;
         moves.sort_by_key(|m| std::cmp::Reverse(m.value.preference()));
@@ -397,6 +441,10 @@ impl Tablebase {
 
     /// Every legal move with its win/draw/loss for the side to move, best first; needs only
     /// the WDL files.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::wdl`], for the position after each legal move.
     pub fn move_wdls(&self, pos: &Position) -> Result<Vec<MoveWdl>, ProbeError> {
         let mut out = self
             .moves(pos)
@@ -415,6 +463,10 @@ impl Tablebase {
 
     /// The moves that keep the position's value (the fastest wins, the draws, the slowest
     /// losses). Empty when the game is over.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::move_values`].
     pub fn best_moves(&self, pos: &Position) -> Result<Vec<MoveValue>, ProbeError> {
         let moves = self.move_values(pos)?;
         let Some(best) = moves.first().map(|m| m.value) else {
@@ -426,6 +478,10 @@ impl Tablebase {
     /// The principal variation: best moves (the first in move order among equals) until the
     /// game ends, or for a draw until the line repeats one of its own positions (it includes
     /// the move that repeats), and at most `max_plies` moves.
+    ///
+    /// # Errors
+    ///
+    /// As [`Tablebase::value`], for every position of the line and its moves.
     pub fn principal_variation(
         &self,
         pos: &Position,

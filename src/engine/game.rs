@@ -199,6 +199,12 @@ impl Game {
 
     /// A game from a start (`startpos`, `start` or a Sanmill position string) and actions
     /// played from it; the error names what is wrong (the position, or the n-th move).
+    ///
+    /// # Errors
+    ///
+    /// A one-line message naming what is wrong: `invalid position: ...` with the
+    /// [`PositionError`](crate::PositionError) of the start, or `move N '...': ...` with the
+    /// [`MoveError`] of the first move that cannot be played.
     pub fn from_text(
         variant: Variant,
         rules: DrawRules,
@@ -291,12 +297,22 @@ impl Game {
 
     /// Play one action in the split convention, or a combined move with its removal
     /// (`a1-a4xg7`, played as two actions). Illegal actions leave the game unchanged.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::play_text`].
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
         let text = format_move(&self.variant, mv);
         self.play_text(&text)
     }
 
     /// [`Game::play`] from text (`d6`, `a1-a4`, `xg7`, or combined `a1-a4xg7`).
+    ///
+    /// # Errors
+    ///
+    /// The [`MoveError`] of [`parse_legal_move`] in the split convention:
+    /// text that is not a move, or a move that is not legal here (and not a legal combined move
+    /// either).
     pub fn play_text(&mut self, text: &str) -> Result<(), MoveError> {
         let v = self.variant;
         let pos = *self.position();

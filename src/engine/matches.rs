@@ -21,8 +21,18 @@ pub trait Player {
     /// A short name for tables and game lines.
     fn name(&self) -> String;
     /// Prepare for a new game (a UCI engine: restart if broken, `ucinewgame`, `isready`).
+    ///
+    /// # Errors
+    ///
+    /// Why the player cannot play (e.g. its engine cannot be restarted or does not answer);
+    /// [`play_game`] counts it as a forfeit.
     fn new_game(&mut self) -> Result<(), String>;
     /// The next action in `game` (not over) as text; `Err` says how the protocol broke.
+    ///
+    /// # Errors
+    ///
+    /// How the protocol broke (no answer in time, the engine exited); [`play_game`] counts it as a
+    /// forfeit.
     fn choose(&mut self, game: &Game) -> Result<String, String>;
 }
 
@@ -91,6 +101,11 @@ impl UciPlayer {
     /// Start `command` (split by [`split_command`]), handshake (`uci` … `uciok`, the `setup`
     /// lines such as `setoption ...`, `isready` … `readyok`). Moves are asked for with
     /// `go movetime MS`; an answer must come within `timeout`.
+    ///
+    /// # Errors
+    ///
+    /// A one-line message if the command is empty or cannot be started, or the engine does not
+    /// answer the handshake (`uciok`, `readyok`) in time (at least 5 seconds).
     pub fn start(
         command: &str,
         setup: Vec<String>,
@@ -412,6 +427,12 @@ pub fn schedule(config: &MatchConfig, k: usize) -> (usize, bool) {
 }
 
 /// Play one game between `white` and `black` from `start` (already checked to parse).
+///
+/// # Errors
+///
+/// The message of [`Game::from_text`] if `start` (with its `moves ...`) cannot be read. A player
+/// that fails (an `Err` from [`Player::new_game`] or [`Player::choose`], an illegal move) is not an
+/// error: it forfeits the game.
 pub fn play_game(
     config: &MatchConfig,
     start: &str,
@@ -461,6 +482,11 @@ pub fn play_game(
 }
 
 /// Play a whole match; `on_game` sees each game as it ends.
+///
+/// # Errors
+///
+/// The error of [`play_game`] for the first start that cannot be read; the games played before it
+/// are lost.
 pub fn run_match(
     config: &MatchConfig,
     players: &mut [Box<dyn Player>; 2],

@@ -115,6 +115,10 @@ struct Session<W: Write> {
 }
 
 /// Run a session on `input` and `output` until `quit` or the end of the input.
+///
+/// # Errors
+///
+/// The [`io::Error`] of writing to `output` (e.g. a closed pipe); the session ends then.
 pub fn run<R, W>(start: UciStart, input: R, output: W) -> io::Result<()>
 where
     R: BufRead + Send + 'static,

@@ -283,6 +283,13 @@ impl MalomIndex {
 
 /// Check that the tables of `sector` in `dir` can be exported exactly: both files present,
 /// no N-move rule, unreachable positions solved. The errors name the file.
+///
+/// # Errors
+///
+/// [`ExportError::Table`] with [`crate::TableError::Missing`] if the WDL file is not there, and
+/// with the [file errors](crate::TableSet#errors) of either file; [`ExportError::Unrepresentable`]
+/// naming the file if the distance file is missing (a WDL-only table), or the tables were solved
+/// under an N-move rule or with unreachable positions left unsolved.
 pub fn check_exportable(
     tables: &TableSet,
     listing: &TableDir,
@@ -345,6 +352,12 @@ pub struct SectorExport {
 /// Export `sector` from `tables` to `out/std_W_B_WF_BF.sec2` (atomically), calling
 /// `progress` with the number of entries done as it goes. The tables must have passed
 /// [`check_exportable`].
+///
+/// # Errors
+///
+/// [`ExportError::Table`] with the errors of [`TableSet::read_values`];
+/// [`ExportError::Unrepresentable`] naming the distance file if a value does not fit a Malom entry;
+/// [`ExportError::Io`] if the `.sec2` file cannot be written.
 pub fn export_sector(
     tables: &TableSet,
     sector: Sector,
@@ -404,6 +417,10 @@ pub fn export_sector(
 }
 
 /// Write `out/std.secval` (atomically) declaring `sectors` (sorted here).
+///
+/// # Errors
+///
+/// [`ExportError::Io`] if the file cannot be written.
 pub fn write_secval(out: &Path, sectors: &[Sector]) -> Result<PathBuf, ExportError> {
     let mut sorted = sectors.to_vec();
     sorted.sort();
@@ -424,6 +441,11 @@ pub fn sec2_len(sector: Sector) -> u64 {
 /// Check a `.sec2` file of `sector` found in an output directory (written by an earlier
 /// export): its header and its length as this exporter writes them. `Err` says what is
 /// wrong, in plain words.
+///
+/// # Errors
+///
+/// A one-line reason: the file cannot be opened or read, its length is not the sector's, or its
+/// header is not the one written here.
 pub fn check_sec2(path: &Path, sector: Sector) -> Result<(), String> {
     use std::io::Read;
     let mut file = std::fs::File::open(path).map_err(|e| e.to_string())?;
@@ -447,6 +469,11 @@ pub fn check_sec2(path: &Path, sector: Sector) -> Result<(), String> {
 }
 
 /// The sectors of Malom's database whose `.sec2` files `out` holds (by name), sorted.
+///
+/// # Errors
+///
+/// [`ExportError::Io`] naming `out` if it cannot be listed (a directory that does not exist holds
+/// no files: `Ok` with none).
 pub fn sec2_files_in(out: &Path) -> Result<Vec<(Sector, PathBuf)>, ExportError> {
     let io = |error| ExportError::Io {
         path: out.to_path_buf(),

@@ -95,6 +95,11 @@ pub struct AtomicFile {
 
 impl AtomicFile {
     /// Start writing `path` (its directory must exist).
+    ///
+    /// # Errors
+    ///
+    /// [`ExportError::Io`] naming the temporary file if it cannot be created (the directory is
+    /// missing or not writable, or a temporary file of an interrupted export is in the way).
     pub fn create(path: &Path) -> Result<AtomicFile, ExportError> {
         let tmp = temporary_path(path);
         let file = fs::OpenOptions::new()
@@ -113,6 +118,10 @@ impl AtomicFile {
     }
 
     /// Append bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`ExportError::Io`] naming the temporary file if the bytes cannot be written.
     pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), ExportError> {
         let out = self.out.as_mut().expect("not committed yet");
         out.write_all(bytes).map_err(|error| ExportError::Io {
@@ -122,6 +131,11 @@ impl AtomicFile {
     }
 
     /// Flush, fsync, rename over the final path and fsync the directory.
+    ///
+    /// # Errors
+    ///
+    /// [`ExportError::Io`] naming the temporary file if it cannot be flushed or synced, or the
+    /// final path if the rename fails.
     pub fn commit(mut self) -> Result<(), ExportError> {
         let out = self.out.take().expect("not committed yet");
         let tmp = self.tmp.clone();

@@ -253,6 +253,17 @@ fn signed(field: &'static str, text: &str, expected: &str) -> Result<i64, Positi
 /// only be a legacy id (from the board's size to size + 7) together with one that can only
 /// be a node id is an error; fields that fit both (0, and 8 up to size − 1) keep the
 /// legacy reading. (The squares only have to be valid: a [`Position`] does not keep them.)
+///
+/// # Errors
+///
+/// A [`PositionError`] saying what is wrong, by field: [`PositionError::Empty`] for an empty text,
+/// [`PositionError::FieldCount`] for fewer than 17 fields; [`PositionError::BoardGroups`],
+/// [`PositionError::GroupLength`], [`PositionError::BoardChar`] or [`PositionError::BlockedPoint`]
+/// for the board field; [`PositionError::BadValue`] or [`PositionError::BadNumber`] for a field
+/// outside its range; [`PositionError::OnBoardMismatch`] or [`PositionError::TooManyStones`] for
+/// counts that disagree with the board or exceed the variant's stones;
+/// [`PositionError::MixedSquareIds`] for last-mill squares in two numberings;
+/// [`PositionError::Removal`] for removal counts and an action that disagree.
 pub fn parse_position(variant: &Variant, text: &str) -> Result<Position, PositionError> {
     parse_position_info(variant, text).map(|(pos, _)| pos)
 }
@@ -277,6 +288,10 @@ impl Default for PositionInfo {
 
 /// [`parse_position`], also returning the N-move counter and the full-move number
 /// (`start` has counter 0 and move 1).
+///
+/// # Errors
+///
+/// As [`parse_position`].
 pub fn parse_position_info(
     variant: &Variant,
     text: &str,

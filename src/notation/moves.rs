@@ -72,6 +72,12 @@ fn square(board: &Board, name: &str) -> Result<u8, MoveError> {
 
 /// Read a move (`d6`, `a1-a4`, `d6xg7`, `a1-a4xg7` or `xg7`) on the variant's board. Upper
 /// case letters are accepted. Legality is not checked: see [`parse_legal_move`].
+///
+/// # Errors
+///
+/// [`MoveError::Empty`] for an empty text, [`MoveError::UnknownSquare`] for a square the variant's
+/// board does not have (the error lists the board's squares), [`MoveError::Malformed`] for text
+/// that is not shaped like a move.
 pub fn parse_move(variant: &Variant, text: &str) -> Result<Move, MoveError> {
     let board = variant.board();
     let trimmed = text.trim();
@@ -138,6 +144,11 @@ pub fn format_move(variant: &Variant, mv: Move) -> String {
 /// says why it is illegal. In the combined convention a move that closes a mill carries its
 /// removal (`d6xg7`); in the split convention it does not, and the removal follows as its own
 /// move (`xg7`) from the remove-pending position.
+///
+/// # Errors
+///
+/// The errors of [`parse_move`], and [`MoveError::Illegal`] with the reason for a well-formed move
+/// that is not legal in `pos` under `conv`.
 pub fn parse_legal_move(
     variant: &Variant,
     pos: &Position,

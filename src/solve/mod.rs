@@ -286,6 +286,10 @@ impl std::error::Error for SolveError {}
 /// Solve the component of `sector` (see [`component`]) without the N-move rule; `solved`
 /// must hold every sector in [`dependencies`](crate::dependencies). Returns the component's sectors with their
 /// values.
+///
+/// # Errors
+///
+/// As [`solve_component_with`].
 pub fn solve_component(
     v: &Variant,
     sector: Sector,
@@ -297,6 +301,10 @@ pub fn solve_component(
 
 /// Solve the component of `sector` under `rule`: with the N-move rule every value is a DTR
 /// (see [`NMoveRule`]) and `solved` must hold the dependencies' values under the same rule.
+///
+/// # Errors
+///
+/// As [`solve_component_with`].
 pub fn solve_component_under(
     v: &Variant,
     sector: Sector,
@@ -330,6 +338,12 @@ pub struct SolveOptions<'a> {
 /// Solve the component of `sector` with `options`; `solved` must hold every sector in
 /// [`dependencies`](crate::dependencies), solved under the same rule. A thin wrapper of
 /// [`solve_component_from`] reading the values from `solved`.
+///
+/// # Errors
+///
+/// [`SolveError::MissingDependency`] if `solved` lacks a dependency the component exits into,
+/// [`SolveError::BadDependency`] if a dependency's values have the wrong length,
+/// [`SolveError::Spill`] if `options.spill_dir` is given and the scratch file cannot be made in it.
 pub fn solve_component_with(
     v: &Variant,
     sector: Sector,
@@ -358,6 +372,12 @@ pub fn solve_component_with(
 /// loaded twice. The one-pass solver of sectors without internal moves holds its (at most
 /// two) tables for its whole pass. Errors of `load` are returned as they are; values of the
 /// wrong size are [`SolveError::BadDependency`].
+///
+/// # Errors
+///
+/// The errors of `load`, as they are; [`SolveError::BadDependency`] (converted into `E`) if loaded
+/// values have the wrong length, [`SolveError::Spill`] if `options.spill_dir` is given and the
+/// scratch file cannot be made in it.
 pub fn solve_component_from<E: From<SolveError>>(
     v: &Variant,
     sector: Sector,

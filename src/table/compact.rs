@@ -363,6 +363,16 @@ fn lowerable_slots(values: &[u16], best: &[i8], rule: NMoveRule) -> Vec<u64> {
 /// A source with removal don't-care symbols is resolved a whole sector at a time, from the
 /// whole resolved values of the sectors its removals lead to (`millbase compact` also keeps
 /// resolved sectors from one sector to the next).
+///
+/// # Errors
+///
+/// The [file errors](crate::TableSet#errors) of the source's files of `sector` (and of the sectors
+/// its removals lead to, for a source with removal don't-care symbols), and [`TableError::Io`] if
+/// their sizes cannot be read; the errors of [`crate::write_sector`] for `options` and the files
+/// written in `out`; with `options.removal_dont_care`, the errors of reading the sectors removals
+/// lead to in `out`, and [`TableError::InvalidInput`] if a removal leads to a position without a
+/// value; [`TableError::InvalidInput`] if the files read back differ from the values meant (they
+/// are removed then).
 pub fn compact_sector(
     src: &TableSet,
     out: &Path,

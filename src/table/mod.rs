@@ -239,6 +239,10 @@ pub fn distance_path(dir: &Path, sector: Sector) -> PathBuf {
 }
 
 /// Read every value of `sector` from `dir` (both files), as [`TableSet::read_values`].
+///
+/// # Errors
+///
+/// As [`TableSet::read_values`].
 pub fn read_table(dir: &Path, variant: &Variant, sector: Sector) -> Result<Vec<u16>, TableError> {
     TableSet::new(dir, *variant).read_values(sector)
 }

@@ -63,6 +63,18 @@ pub struct SectorCheck {
 /// decompressed on demand, their checksums verified, and kept in a cache of bounded size
 /// shared by all threads. A directory with only `.mbw` files answers [`TableSet::wdl`];
 /// [`TableSet::value`] needs the `.mbd` files too.
+///
+/// # Errors
+///
+/// The methods that read a sector's files share these *file errors*:
+/// [`TableError::NoSuchSector`] for a sector that does not fit the variant, and for each file
+/// needed, naming it: [`TableError::Missing`] if it is not there, [`TableError::NotRegular`]
+/// if the path is not a regular file, [`TableError::Io`] if it cannot be read, and
+/// [`TableError::Corrupt`] if it is not a valid table of the variant and sector (wrong magic,
+/// version, variant, rules, sector or slot count, a bad header or block table, a wrong
+/// length, a block that fails its checksum or does not decompress), if the distance file was
+/// not written with its WDL file ([`Corruption::NotCompanion`]), or if it was solved under
+/// another N-move rule than the set's ([`Corruption::OtherNMoveRule`]).
 pub struct TableSet {
     dir: PathBuf,
     variant: Variant,
@@ -134,6 +146,12 @@ impl TableSet {
     /// The N-move rule of the tables, from the first WDL file of the directory (by sector
     /// order); `None` in a directory without WDL files. Fails if that file is not a valid
     /// table, or was solved under another rule than the one given or learnt before.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Io`] naming the directory if it cannot be listed; the [file
+    /// errors](TableSet#errors) of the first WDL file ([`Corruption::OtherNMoveRule`] if it was
+    /// solved under another rule than the one given or learnt before).
     pub fn detect_rule(&self) -> Result<Option<NMoveRule>, TableError> {
         let io = |error| TableError::Io {
             path: self.dir.clone(),
@@ -194,6 +212,11 @@ impl TableSet {
     }
 
     /// The index of `sector`, to compute slots of positions.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::NoSuchSector`] if `sector` does not fit the variant (more stones than the
+    /// board or the game allows). No file is read.
     pub fn index(&self, sector: Sector) -> Result<&SectorIndex, TableError> {
         Ok(&self.entry(sector)?.index)
     }
@@ -275,12 +298,22 @@ impl TableSet {
     }
 
     /// Largest distance of a win or loss in `sector` (from the distance file's header).
+    ///
+    /// # Errors
+    ///
+    /// The [file errors](TableSet#errors) of the distance file of `sector` and of its WDL file,
+    /// which opening it opens too.
     pub fn max_plies(&self, sector: Sector) -> Result<u16, TableError> {
         let e = self.entry(sector)?;
         Ok(self.file(e, FileKind::Distance)?.header.max_plies)
     }
 
     /// The header of the file of `kind` of `sector`.
+    ///
+    /// # Errors
+    ///
+    /// The [file errors](TableSet#errors) of the file of `kind` of `sector` (and of its WDL file,
+    /// which opening the distance file opens too).
     pub fn header(&self, sector: Sector, kind: FileKind) -> Result<Header, TableError> {
         let e = self.entry(sector)?;
         Ok(self.file(e, kind)?.header.clone())
@@ -318,6 +351,10 @@ impl TableSet {
 
     /// Are the positions no game reaches "don't care" in the tables of `sector` (so that a
     /// value read at such a slot means nothing)?
+    ///
+    /// # Errors
+    ///
+    /// The [file errors](TableSet#errors) of the WDL file of `sector`.
     pub fn unreachable_dont_care(&self, sector: Sector) -> Result<bool, TableError> {
         let e = self.entry(sector)?;
         let wdl = self.file(e, FileKind::Wdl)?;
@@ -339,6 +376,14 @@ impl TableSet {
     }
 
     /// Win, draw or loss of `slot` of `sector`; `None` for an unused slot.
+    ///
+    /// # Errors
+    ///
+    /// The [file errors](TableSet#errors) of the WDL file of `sector` (and of the block read);
+    /// [`TableError::SlotOutOfRange`] if `slot` is not below the sector's slot count;
+    /// [`TableError::Corrupt`] with [`Corruption::BadSymbol`] if the slot holds a symbol that means
+    /// nothing. For a file with removal don't-care symbols, the same errors of the sectors its
+    /// removals lead to.
     #[inline]
     pub fn wdl(&self, sector: Sector, slot: u64) -> Result<Option<Wdl>, TableError> {
         let e = self.entry(sector)?;
@@ -411,6 +456,10 @@ impl TableSet {
 
     /// Whether a sector's WDL file stores removal don't-care symbols (flag bit 1): its stored
     /// symbols may be lower than the values, which every read of this set resolves.
+    ///
+    /// # Errors
+    ///
+    /// The [file errors](TableSet#errors) of the WDL file of `sector`.
     pub fn removal_dont_care_of(&self, sector: Sector) -> Result<bool, TableError> {
         let e = self.entry(sector)?;
         Ok(Self::removal_dont_care(self.file(e, FileKind::Wdl)?))
@@ -418,6 +467,12 @@ impl TableSet {
 
     /// Value with distance of `slot` of `sector`; `None` for an unused slot. Needs both files
     /// ([`TableError::Missing`] names the `.mbd` file when it is not there).
+    ///
+    /// # Errors
+    ///
+    /// As [`TableSet::wdl`], for both files of `sector`: [`TableError::Missing`] names the `.mbd`
+    /// file when only the WDL file is there, and a distance beyond the header's maximum is
+    /// [`Corruption::BadSymbol`].
     #[inline]
     pub fn value(&self, sector: Sector, slot: u64) -> Result<Option<Value>, TableError> {
         let e = self.entry(sector)?;
@@ -447,6 +502,13 @@ impl TableSet {
 
     /// Every value of `sector` in the 16-bit encoding of `value` ([`UNUSED`] at
     /// unused slots), decoded in parallel without going through the cache.
+    ///
+    /// # Errors
+    ///
+    /// The [file errors](TableSet#errors) of both files of `sector` (every block is read and
+    /// checked); [`TableError::Corrupt`] with [`Corruption::BadSymbol`] for a used slot holding a
+    /// symbol that means nothing. For a file with removal don't-care symbols, the errors of reading
+    /// the sectors its removals lead to.
     pub fn read_values(&self, sector: Sector) -> Result<Vec<u16>, TableError> {
         self.read_values_resolving(sector, None)
     }
@@ -540,6 +602,10 @@ impl TableSet {
     /// Win, draw or loss of every slot of `sector` from its WDL file alone, in the 16-bit
     /// encoding of `value` with distance 0 (a win is `Win(0)`, a loss `Loss(0)`;
     /// [`UNUSED`] at unused slots): for checks of a WDL-only directory.
+    ///
+    /// # Errors
+    ///
+    /// As [`TableSet::read_values`], for the WDL file alone.
     pub fn read_wdl_values(&self, sector: Sector) -> Result<Vec<u16>, TableError> {
         let e = self.entry(sector)?;
         let wdl = self.file(e, FileKind::Wdl)?;
@@ -594,6 +660,10 @@ impl TableSet {
     }
 
     /// Count the wins, losses and draws of `sector` from its WDL file alone.
+    ///
+    /// # Errors
+    ///
+    /// As [`TableSet::read_values`], for the WDL file alone.
     pub fn wdl_counts(&self, sector: Sector) -> Result<WdlCounts, TableError> {
         let e = self.entry(sector)?;
         let wdl = self.file(e, FileKind::Wdl)?;
@@ -661,6 +731,14 @@ impl TableSet {
     /// Verify every checksum of the file at `path` (named `<sector>.mbw` or `<sector>.mbd`):
     /// header, block table, each block (and that it decompresses), the whole file. Reads the
     /// file afresh, not through the maps of this set.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::InvalidInput`] if `path` is not named like a table file;
+    /// [`TableError::NoSuchSector`] if its sector does not fit the variant; the [file
+    /// errors](TableSet#errors) of the file, [`Corruption::BlockChecksum`] or
+    /// [`Corruption::Decompression`] for the first damaged block, and [`Corruption::FileChecksum`]
+    /// for a whole-file mismatch.
     pub fn check_file(&self, path: &Path) -> Result<(), TableError> {
         let (sector, kind) = parse_file_name(path)?;
         let e = self.entry(sector)?;
@@ -676,6 +754,11 @@ impl TableSet {
 
     /// Verify every checksum of the files of `sector` (the distance file if there is one, and
     /// that it belongs to the WDL file), and that every used slot holds a meaningful symbol.
+    ///
+    /// # Errors
+    ///
+    /// The errors of [`TableSet::check_checksums`], then those of reading every symbol
+    /// ([`TableSet::read_values`], or [`TableSet::wdl_counts`] without a distance file).
     pub fn check_sector(&self, sector: Sector) -> Result<SectorCheck, TableError> {
         let check = self.check_checksums(sector)?;
         if check.distance_bytes.is_some() {
@@ -689,6 +772,13 @@ impl TableSet {
     /// The checksums of [`TableSet::check_sector`] (every block's and each whole file's, and
     /// that the distance file belongs to the WDL file), without reading the symbols: for a
     /// caller that reads the whole sector next anyway.
+    ///
+    /// # Errors
+    ///
+    /// The [file errors](TableSet#errors) of the files of `sector` (a missing distance file is not
+    /// an error: [`SectorCheck::distance_bytes`] is `None` then), and [`TableError::Corrupt`] for
+    /// the first checksum that does not match: [`Corruption::BlockChecksum`] or
+    /// [`Corruption::Decompression`] for a block, [`Corruption::FileChecksum`] for a whole file.
     pub fn check_checksums(&self, sector: Sector) -> Result<SectorCheck, TableError> {
         let e = self.entry(sector)?;
         let wdl = self.file(e, FileKind::Wdl)?;

@@ -31,6 +31,15 @@ pub fn sector_is_complete_under(
 /// the file: the first of its two files (WDL, then distance) that is missing, not a regular
 /// file, unreadable, damaged or of another rule, or the distance file when it was not
 /// written with the WDL file.
+///
+/// # Errors
+///
+/// The first problem found: [`TableError::NoSuchSector`] if `sector` does not fit the variant;
+/// [`TableError::Missing`], [`TableError::NotRegular`] or [`TableError::Io`] for a file that is not
+/// there, not a regular file or unreadable; [`TableError::Corrupt`] for a file that is damaged (any
+/// checksum), of another variant, sector or N-move rule than `rule`
+/// ([`Corruption::OtherNMoveRule`]), or a distance file not written with its WDL file
+/// ([`Corruption::NotCompanion`]).
 pub fn sector_status(
     dir: &Path,
     variant: &Variant,

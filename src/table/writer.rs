@@ -119,6 +119,15 @@ impl WriteReport {
 /// rename, fsync of the directory). The distance file is written first, so a WDL file never
 /// stands beside an older distance file of the same writer; a sector is complete when both
 /// files are present and valid ([`super::sector_is_complete`]).
+///
+/// # Errors
+///
+/// [`TableError::InvalidInput`] for what cannot be written: a block size that is not a positive
+/// multiple of 4 (at most 2^24 slots), a zstd level outside 1 to 22, `options.removal_dont_care`
+/// (see [`crate::compact_sector`]), a variant name longer than 16 bytes, values of the wrong
+/// length, or a value code not valid at its slot ([`UNUSED`] at a used slot or a value at an unused
+/// one); [`TableError::NoSuchSector`] if `sector` does not fit the variant; [`TableError::Io`]
+/// naming the file if a file cannot be written, synced or renamed into place.
 pub fn write_sector(
     dir: &Path,
     variant: &Variant,
