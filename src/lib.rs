@@ -58,51 +58,44 @@
 
 #![warn(missing_docs)]
 
-#[cfg(feature = "cli")]
-mod cli;
-mod generate;
-mod graph;
-mod index;
-mod lock;
-mod memory;
-mod movegen;
-mod notation;
-mod plan;
-mod position;
-mod probe;
-mod reach;
-#[cfg(feature = "cli")]
-mod report;
-mod rules;
-#[cfg(feature = "serve")]
-mod serve;
+// The layers, each importing only those above it in this list.
+mod sys;
+mod game;
+mod sector;
 mod solve;
 mod table;
-mod value;
-mod verify;
+mod build;
+mod probe;
+
+#[cfg(feature = "cli")]
+mod cli;
+#[cfg(feature = "cli")]
+mod report;
+#[cfg(feature = "serve")]
+mod serve;
 
 pub mod engine;
 pub mod export;
 
-pub use generate::{
+pub use build::generate::{
     ComponentReport, GenerateError, GenerateObserver, GenerateOptions, Silent, generate,
     generate_components, generate_with,
 };
-pub use graph::{
+pub use sector::graph::{
     component, dependencies, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,
     successor_sectors,
 };
-pub use index::{Sector, SectorIndex, SectorParseError};
-pub use lock::ComponentLock;
-pub use movegen::{Convention, Outcome, is_legal, legal_moves, outcome, perft, play, unmoves};
-pub use notation::{
+pub use sector::index::{Sector, SectorIndex, SectorParseError};
+pub use build::lock::ComponentLock;
+pub use game::movegen::{Convention, Outcome, is_legal, legal_moves, outcome, perft, play, unmoves};
+pub use game::notation::{
     MoveError, PositionError, PositionInfo, START, format_move, format_position,
     format_position_info, parse_legal_move, parse_move, parse_position, parse_position_info,
 };
-pub use plan::{PlanEntry, plan};
-pub use position::{Color, Move, Position};
+pub use build::plan::{PlanEntry, plan};
+pub use game::position::{Color, Move, Position};
 pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase};
-pub use rules::{
+pub use game::rules::{
     Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
 };
 pub use solve::{
@@ -113,8 +106,8 @@ pub use table::{
     CompactReport, Corruption, TableAccess, TableError, TableSet, Wdl, WdlCounts, WdlLayout,
     WriteOptions, WriteReport, compact_sector, write_sector,
 };
-pub use value::{NMoveRule, RuleValue, Value};
-pub use verify::{Mismatch, ValueLookup, verify_sector, verify_sector_under};
+pub use game::value::{NMoveRule, RuleValue, Value};
+pub use build::verify::{Mismatch, ValueLookup, verify_sector, verify_sector_under};
 
 /// The layout of the table files and of solved values, for tools that read or damage the
 /// files directly (docs/FORMAT.md). Programs that only probe do not need it.
@@ -124,7 +117,7 @@ pub mod format {
         WDL_EXTENSION, distance_path, read_table, sector_is_complete, sector_status, table_path,
         wdl_path,
     };
-    pub use crate::value::{DRAW, UNUSED, WIN_FLAG};
+    pub use crate::game::value::{DRAW, UNUSED, WIN_FLAG};
 }
 
 /// The `millbase` program's entry point: parses the command line, runs the command and

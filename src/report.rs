@@ -9,12 +9,12 @@
 //! tables under it, the other one being `null`. In a directory holding WDL files only both
 //! are `null`.
 
-use crate::notation::format_move;
-use crate::position::Position;
+use crate::game::notation::format_move;
+use crate::game::position::Position;
 use crate::probe::{MoveRuleValue, MoveWdl, ProbeError, PvEnd, Tablebase};
-use crate::rules::Variant;
+use crate::game::rules::Variant;
 use crate::table::{FileKind, TableDir, TableError, Wdl};
-use crate::value::{NMoveRule, RuleValue};
+use crate::game::value::{NMoveRule, RuleValue};
 use serde_json::{Map, Value as Json, json};
 use std::fmt;
 use std::fmt::Write as _;
@@ -513,7 +513,7 @@ impl PvAnswer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::Move;
+    use crate::game::position::Move;
     use crate::probe::{MoveRuleValue, MoveWdl};
 
     fn v() -> Variant {

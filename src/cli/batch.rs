@@ -8,10 +8,10 @@
 
 use super::probe::{CounterArg, open};
 use super::{CliError, EXIT_SOME_FAILED, VariantArg};
-use crate::notation::parse_position_info;
+use crate::game::notation::parse_position_info;
 use crate::probe::Tablebase;
 use crate::report;
-use crate::rules::Variant;
+use crate::game::rules::Variant;
 use clap::Args;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;

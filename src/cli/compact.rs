@@ -3,14 +3,14 @@
 
 use super::generate::{parse_sectors, scan_tables, table_dir};
 use super::{CliError, VariantArg, emit};
-use crate::generate::remove_stale_temporaries;
-use crate::index::{Sector, SectorIndex};
-use crate::lock::ComponentLock;
+use crate::build::generate::remove_stale_temporaries;
+use crate::sector::index::{Sector, SectorIndex};
+use crate::build::lock::ComponentLock;
 use crate::table::{
     CompactReport, CompactSource, FileKind, TableDir, TableError, TableSet, WdlLayout,
     WriteOptions, compact_sector_from, sector_status,
 };
-use crate::value::NMoveRule;
+use crate::game::value::NMoveRule;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -88,7 +88,7 @@ fn parse_layout(s: &str) -> Result<WdlLayout, String> {
 /// `rule`, flagged, same levels, block size and, unless `auto`, WDL layout)?
 fn already_compacted(
     out: &Path,
-    v: &crate::rules::Variant,
+    v: &crate::game::rules::Variant,
     rule: NMoveRule,
     sector: Sector,
     options: &WriteOptions,
@@ -119,17 +119,17 @@ fn already_compacted(
 /// `out` of the sectors its removals lead to: they must be compacted first, in this run or an
 /// earlier one (usage error otherwise, naming the sector).
 fn removal_targets_present(
-    v: &crate::rules::Variant,
+    v: &crate::game::rules::Variant,
     sectors: &[Sector],
     out: &Path,
 ) -> Result<(), CliError> {
     for &s in sectors {
-        let moves = crate::graph::MoveSectors::of(v, s);
+        let moves = crate::sector::graph::MoveSectors::of(v, s);
         for t in [moves.slide_removal, moves.place_removal]
             .into_iter()
             .flatten()
         {
-            if t.w + t.wf < crate::rules::MIN_STONES || sectors.contains(&t) {
+            if t.w + t.wf < crate::game::rules::MIN_STONES || sectors.contains(&t) {
                 continue;
             }
             if !crate::table::wdl_path(out, t).exists() {
@@ -192,7 +192,7 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
     let out_listing = TableDir::scan(&args.out).map_err(|e| CliError::failure(e.to_string()))?;
     refuse_other_variant(&out_listing, &v, "--out")?;
     // An interruption (Ctrl-C, SIGTERM) removes this run's lock and temporary files.
-    crate::lock::stop_cleanly_on_signals()
+    crate::sys::held::stop_cleanly_on_signals()
         .map_err(|e| CliError::failure(format!("cannot handle signals: {e}")))?;
     let same = match (dir.canonicalize(), args.out.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
@@ -317,7 +317,7 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
 /// directory holds the tables of one variant, and compaction neither mixes nor overwrites.
 fn refuse_other_variant(
     listing: &TableDir,
-    v: &crate::rules::Variant,
+    v: &crate::game::rules::Variant,
     option: &str,
 ) -> Result<(), CliError> {
     match listing.other_variant(v) {

@@ -8,7 +8,7 @@ use crate::export::malom::{
     check_exportable, check_sec2, export_sector, malom_sectors, sec2_files_in, sec2_name, supports,
     write_secval,
 };
-use crate::index::Sector;
+use crate::sector::index::Sector;
 use crate::table::{TableDir, TableError, TableSet};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};

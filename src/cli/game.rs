@@ -1,10 +1,10 @@
 //! Game-model commands: `moves` and `perft`.
 
 use super::{CliError, ConventionArg, VariantArg, emit, position_arg};
-use crate::movegen::{self, Convention, legal_moves, play};
-use crate::notation::{START, format_move};
-use crate::position::Position;
-use crate::rules::Variant;
+use crate::game::movegen::{self, Convention, legal_moves, play};
+use crate::game::notation::{START, format_move};
+use crate::game::position::Position;
+use crate::game::rules::Variant;
 use clap::Args;
 use rayon::prelude::*;
 

@@ -1,17 +1,17 @@
 //! `generate` and `stats`: solving sectors into a directory and summarising its tables.
 
 use super::{CliError, VariantArg, emit};
-use crate::generate::{
+use crate::build::generate::{
     ComponentReport, GenerateError, GenerateObserver, GenerateOptions, generate_components,
     generate_with,
 };
-use crate::graph::moving_sectors_up_to;
-use crate::index::Sector;
-use crate::plan::{Cost, count, plan, unsolved};
-use crate::rules::Variant;
+use crate::sector::graph::moving_sectors_up_to;
+use crate::sector::index::Sector;
+use crate::build::plan::{Cost, count, plan, unsolved};
+use crate::game::rules::Variant;
 use crate::solve::SectorStats;
 use crate::table::{TableDir, TableError, TableSet, distance_path, wdl_path};
-use crate::value::NMoveRule;
+use crate::game::value::NMoveRule;
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressState, ProgressStyle};
 use std::fmt::Write as _;
@@ -256,7 +256,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         }
         crate::export::malom::malom_sectors()
     } else if args.all {
-        crate::graph::reachable_sectors(&v)
+        crate::sector::graph::reachable_sectors(&v)
     } else if args.sectors.is_empty() {
         moving_sectors_up_to(&v, 10)
     } else {
@@ -282,7 +282,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         emit(&announce)?;
     }
     // An interruption (Ctrl-C, SIGTERM) removes this run's lock and temporary files.
-    crate::lock::stop_cleanly_on_signals()
+    crate::sys::held::stop_cleanly_on_signals()
         .map_err(|e| CliError::failure(format!("cannot handle signals: {e}")))?;
     let multi = if args.quiet {
         MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden())

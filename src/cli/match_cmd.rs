@@ -6,7 +6,7 @@ use crate::engine::game::{DrawRules, Game, Reason};
 use crate::engine::matches::{
     BuiltinPlayer, GameRecord, MatchConfig, Player, UciPlayer, run_match,
 };
-use crate::position::Color;
+use crate::game::position::Color;
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;

@@ -20,10 +20,10 @@ mod uci;
 mod verify;
 mod workflow;
 
-use crate::movegen::Convention;
-use crate::notation::parse_position;
-use crate::position::Position;
-use crate::rules::Variant;
+use crate::game::movegen::Convention;
+use crate::game::notation::parse_position;
+use crate::game::position::Position;
+use crate::game::rules::Variant;
 use clap::{Args, Parser, Subcommand};
 use std::fmt;
 use std::io::{self, Write};

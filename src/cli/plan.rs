@@ -3,7 +3,7 @@
 use super::workflow::{WorkflowOptions, snakefile};
 use super::{CliError, VariantArg, emit};
 use crate::cli::generate::{n_move_rule, parse_sectors, table_dir};
-use crate::plan::{PlanEntry, bytes, duration, estimate, plan};
+use crate::build::plan::{PlanEntry, bytes, duration, estimate, plan};
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -29,7 +29,7 @@ pub struct PlanArgs {
         value_name = "N",
         default_value_t = 0,
         requires = "emit",
-        value_parser = clap::value_parser!(u16).range(0..=i64::from(crate::value::NMoveRule::MAX_N)),
+        value_parser = clap::value_parser!(u16).range(0..=i64::from(crate::game::value::NMoveRule::MAX_N)),
         allow_negative_numbers = true
     )]
     n_move_rule: u16,
@@ -47,7 +47,7 @@ pub struct PlanArgs {
 }
 
 /// The plan's estimates for one component (`workflow` sizes its jobs with them).
-pub use crate::plan::Estimate;
+pub use crate::build::plan::Estimate;
 
 /// Workflow formats of `plan --emit`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -6,9 +6,9 @@ use crate::engine::display::diagram;
 use crate::engine::game::{DrawRules, Game};
 use crate::engine::oracle::Oracle;
 use crate::engine::{Decision, Engine, EngineConfig, Limits, Score, Source};
-use crate::notation::{PositionInfo, format_move};
-use crate::position::{Color, Move};
-use crate::value::Value;
+use crate::game::notation::{PositionInfo, format_move};
+use crate::game::position::{Color, Move};
+use crate::game::value::Value;
 use clap::Args;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -352,8 +352,8 @@ pub fn run_play(args: &PlayArgs) -> Result<(), CliError> {
     } else {
         let text = args.position.join(" ");
         position_arg(&v, &text)?;
-        let (pos, info) = crate::notation::parse_position_info(&v, &text).unwrap_or((
-            crate::position::Position::start(&v),
+        let (pos, info) = crate::game::notation::parse_position_info(&v, &text).unwrap_or((
+            crate::game::position::Position::start(&v),
             PositionInfo::default(),
         ));
         Game::new(v, pos, info, rules)

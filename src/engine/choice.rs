@@ -16,10 +16,10 @@
 use super::game::{Game, next_counter};
 use super::oracle::Oracle;
 use super::tt::hash;
-use crate::movegen::play;
-use crate::position::Move;
+use crate::game::movegen::play;
+use crate::game::position::Move;
 use crate::probe::MoveValue;
-use crate::value::Value;
+use crate::game::value::Value;
 
 /// A move chosen from the tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,8 +118,8 @@ pub fn choose(oracle: &Oracle, game: &Game, moves: &[MoveValue], seed: u64) -> O
 mod tests {
     use super::*;
     use crate::engine::game::DrawRules;
-    use crate::notation::format_move;
-    use crate::rules::Variant;
+    use crate::game::notation::format_move;
+    use crate::game::rules::Variant;
 
     /// White wins in 7; both sides then fly a stone away and back, so that black's b6-a7
     /// would bring the start position back for the third time.
@@ -134,7 +134,7 @@ mod tests {
     /// Made-up values: the repeating move gets `repeat`, every other move `other`.
     fn values(game: &Game, repeat: Value, other: Value) -> Vec<MoveValue> {
         let v = game.variant();
-        crate::movegen::legal_moves(v, game.position(), crate::movegen::Convention::Combined)
+        crate::game::movegen::legal_moves(v, game.position(), crate::game::movegen::Convention::Combined)
             .into_iter()
             .map(|mv| MoveValue {
                 mv,

@@ -10,8 +10,8 @@
 //! 6 |   .-------.-------.   |
 //! ```
 
-use crate::position::{Color, Position};
-use crate::rules::Variant;
+use crate::game::position::{Color, Position};
+use crate::game::rules::Variant;
 
 /// Column and row (0-based) of a point name such as `d6`.
 fn coords(name: &str) -> (usize, usize) {
@@ -113,7 +113,7 @@ pub fn diagram(variant: &Variant, pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_position;
+    use crate::game::notation::parse_position;
 
     #[test]
     fn standard_board() {

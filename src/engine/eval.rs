@@ -19,8 +19,8 @@
 //! search scores them exactly, and positions whose sector is in the tables get the table's
 //! value as a mate-like score.
 
-use crate::position::Position;
-use crate::rules::{Bits, Variant, points};
+use crate::game::position::Position;
+use crate::game::rules::{Bits, Variant, points};
 
 /// Value of one stone.
 pub const STONE: i32 = 100;
@@ -119,7 +119,7 @@ pub fn evaluate(variant: &Variant, pos: &Position) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_position;
+    use crate::game::notation::parse_position;
 
     #[test]
     fn material_and_mills_count() {

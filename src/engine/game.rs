@@ -11,12 +11,12 @@
 //! * **Threefold repetition**: the same position (stones, stones in hand, side to move) at
 //!   the start of a turn for the third time draws the game.
 
-use crate::movegen::{Convention, Outcome, legal_moves, outcome, play};
-use crate::notation::{
+use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play};
+use crate::game::notation::{
     MoveError, PositionInfo, format_move, format_position_info, parse_legal_move,
 };
-use crate::position::{Color, Move, Position};
-use crate::rules::{NO_SQUARE, Variant};
+use crate::game::position::{Color, Move, Position};
+use crate::game::rules::{NO_SQUARE, Variant};
 use std::fmt;
 
 /// The draw rules a game is played under.
@@ -215,7 +215,7 @@ impl Game {
         let mut game = if start == "startpos" || start == "start" {
             Game::from_start(variant, rules)
         } else {
-            let (pos, info) = crate::notation::parse_position_info(&variant, start)
+            let (pos, info) = crate::game::notation::parse_position_info(&variant, start)
                 .map_err(|e| format!("invalid position: {e}"))?;
             Game::new(variant, pos, info, rules)
         };
@@ -438,7 +438,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_position_info;
+    use crate::game::notation::parse_position_info;
 
     fn std() -> Variant {
         Variant::standard()

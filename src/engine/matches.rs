@@ -7,10 +7,10 @@
 use super::eval::evaluate;
 use super::game::{DrawRules, Game, GameResult, Reason};
 use super::oracle::split_first;
-use crate::movegen::{Convention, legal_moves, play};
-use crate::notation::format_move;
-use crate::position::Color;
-use crate::rules::Variant;
+use crate::game::movegen::{Convention, legal_moves, play};
+use crate::game::notation::format_move;
+use crate::game::position::Color;
+use crate::game::rules::Variant;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};

@@ -21,11 +21,11 @@ mod search;
 mod tt;
 pub mod uci;
 
-use crate::movegen::{Convention, legal_moves};
-use crate::position::Move;
+use crate::game::movegen::{Convention, legal_moves};
+use crate::game::position::Move;
 use crate::probe::MoveValue;
-use crate::rules::Variant;
-use crate::value::Value;
+use crate::game::rules::Variant;
+use crate::game::value::Value;
 use game::{DrawRules, Game};
 use oracle::{Oracle, split_first};
 use search::{SearchInput, score_value};
@@ -292,7 +292,7 @@ impl Engine {
         let v = *game.variant();
         let moves = legal_moves(&v, &pos, Convention::Combined);
         if moves.is_empty() {
-            let loss = crate::movegen::outcome(&v, &pos) != Some(crate::movegen::Outcome::Draw);
+            let loss = crate::game::movegen::outcome(&v, &pos) != Some(crate::game::movegen::Outcome::Draw);
             return Decision {
                 token: None,
                 full: None,

@@ -31,14 +31,14 @@
 //! opened).
 
 use crate::engine::game::next_counter;
-use crate::index::Sector;
-use crate::movegen::{Convention, Outcome, legal_moves, outcome, play};
-use crate::position::{Move, Position};
+use crate::sector::index::Sector;
+use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play};
+use crate::game::position::{Move, Position};
 use crate::probe::{MoveValue, ProbeError, Tablebase};
-use crate::rules::Variant;
+use crate::game::rules::Variant;
 use crate::table::open::describe;
 use crate::table::{FileKind, TableDir, TableError, table_path};
-use crate::value::Value;
+use crate::game::value::Value;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -440,7 +440,7 @@ pub fn split_first(mv: Move) -> Move {
         mv
     } else {
         Move {
-            remove: crate::rules::NO_SQUARE,
+            remove: crate::game::rules::NO_SQUARE,
             ..mv
         }
     }

@@ -24,10 +24,10 @@ use super::eval::{evaluate, mill_threats};
 use super::game::{DrawRules, next_counter};
 use super::oracle::Oracle;
 use super::tt::{Bound, TranspositionTable, hash};
-use crate::movegen::{Convention, legal_moves, play};
-use crate::position::{Move, Position};
-use crate::rules::{FullBoard, NO_SQUARE, Variant};
-use crate::value::Value;
+use crate::game::movegen::{Convention, legal_moves, play};
+use crate::game::position::{Move, Position};
+use crate::game::rules::{FullBoard, NO_SQUARE, Variant};
+use crate::game::value::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -525,7 +525,7 @@ pub fn search(input: &SearchInput, tt: &mut TranspositionTable) -> SearchOutput 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_position;
+    use crate::game::notation::parse_position;
 
     fn run(fen: &str, depth: u32) -> SearchOutput {
         let v = Variant::standard();

@@ -1,6 +1,6 @@
 //! Position hashing (Zobrist keys) and the search's transposition table.
 
-use crate::position::{Move, Position};
+use crate::game::position::{Move, Position};
 
 /// SplitMix64 step, for the fixed Zobrist keys.
 const fn splitmix(state: u64) -> (u64, u64) {
@@ -62,7 +62,7 @@ pub fn hash(pos: &Position) -> u64 {
         }
         h ^= KEYS.hand[c][(pos.in_hand[c] as usize).min(12)];
     }
-    if pos.to_move == crate::position::Color::Black {
+    if pos.to_move == crate::game::position::Color::Black {
         h ^= KEYS.black;
     }
     if pos.pending_removal {
@@ -226,14 +226,14 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{NO_SQUARE, Variant};
+    use crate::game::rules::{NO_SQUARE, Variant};
 
     #[test]
     fn hashes_tell_positions_apart() {
         let v = Variant::standard();
         let start = Position::start(&v);
         let mut black = start;
-        black.to_move = crate::position::Color::Black;
+        black.to_move = crate::game::position::Color::Black;
         assert_ne!(hash(&start), hash(&black));
         let mut placed = start;
         placed.stones[0] = 1;

@@ -26,9 +26,9 @@
 
 use super::game::{DrawRules, Game};
 use super::{Decision, Engine, EngineConfig, Limits, Source};
-use crate::notation::format_move;
-use crate::position::Move;
-use crate::rules::Variant;
+use crate::game::notation::format_move;
+use crate::game::position::Move;
+use crate::game::rules::Variant;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};

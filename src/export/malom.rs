@@ -12,11 +12,11 @@
 //! positions to one slot), so symmetric positions get the same value.
 
 use super::{AtomicFile, ExportError};
-use crate::index::{Sector, SectorIndex, binomial, combinations, next_combination};
-use crate::index::{pdep, pext};
-use crate::rules::{Bits, MIN_STONES, Variant};
+use crate::sector::index::{Sector, SectorIndex, binomial, combinations, next_combination};
+use crate::sector::index::{pdep, pext};
+use crate::game::rules::{Bits, MIN_STONES, Variant};
 use crate::table::{FLAG_UNREACHABLE_DONT_CARE, FileKind, TableDir, TableSet, table_path};
-use crate::value::Value;
+use crate::game::value::Value;
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -509,11 +509,11 @@ pub fn malom_entry(sector: Sector, us: Bits, them: Bits) -> u64 {
         from_mb[board.point(n).expect("a standard point") as usize] = m as u8;
     }
     let conv = |set: Bits| {
-        crate::rules::points(set).fold(0 as Bits, |acc, p| acc | 1 << from_mb[p as usize])
+        crate::game::rules::points(set).fold(0 as Bits, |acc, p| acc | 1 << from_mb[p as usize])
     };
     let (us_m, them_m) = (conv(us), conv(them));
     let image = |sym: &[u8; 24], set: Bits| {
-        crate::rules::points(set).fold(0 as Bits, |acc, p| acc | 1 << sym[p as usize])
+        crate::game::rules::points(set).fold(0 as Bits, |acc, p| acc | 1 << sym[p as usize])
     };
     let sym = t
         .syms
@@ -523,14 +523,14 @@ pub fn malom_entry(sector: Sector, us: Bits, them: Bits) -> u64 {
     let rep = image(sym, us_m);
     let reps = t.reps(sector.w as u32);
     let orbit = reps.binary_search(&rep).expect("a representative");
-    let rank = crate::index::colex_rank(pext(image(sym, them_m), 0xFF_FFFF & !rep));
+    let rank = crate::sector::index::colex_rank(pext(image(sym, them_m), 0xFF_FFFF & !rep));
     orbit as u64 * binomial(24 - sector.w as u32, sector.b as u32) as u64 + rank as u64
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::BoardTables;
+    use crate::sector::index::BoardTables;
 
     #[test]
     fn malom_database_has_498_sectors() {
@@ -568,7 +568,7 @@ mod tests {
         let far = Value::Loss(2047).encode();
         assert_eq!(decode(entry_of_code(far).unwrap()), (-299, 2047));
         assert!(entry_of_code(Value::Win(2049).encode()).is_none());
-        assert!(entry_of_code(crate::value::UNUSED).is_none());
+        assert!(entry_of_code(crate::game::value::UNUSED).is_none());
     }
 
     #[test]

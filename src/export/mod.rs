@@ -8,7 +8,7 @@
 
 pub mod malom;
 
-use crate::index::Sector;
+use crate::sector::index::Sector;
 use crate::table::{TableError, temporary_path};
 use std::fmt;
 use std::fs;

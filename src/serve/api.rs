@@ -21,16 +21,16 @@
 
 use crate::engine::game::{DrawRules, Game};
 use crate::engine::{Engine, EngineConfig, Limits, Score};
-use crate::index::Sector;
-use crate::movegen::{Convention, Outcome, legal_moves, outcome, play};
-use crate::notation::{PositionInfo, format_move, format_position_info, parse_position_info};
-use crate::plan::{cost_to_solve, generate_command, missing_table_advice, sector_name};
-use crate::position::{Color, Move, Position};
+use crate::sector::index::Sector;
+use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play};
+use crate::game::notation::{PositionInfo, format_move, format_position_info, parse_position_info};
+use crate::build::plan::{cost_to_solve, generate_command, missing_table_advice, sector_name};
+use crate::game::position::{Color, Move, Position};
 use crate::probe::{ProbeError, Tablebase};
 use crate::report::{self, AnswerError, MAX_PV_PLIES, rule_json};
-use crate::rules::{NO_SQUARE, Variant, points};
+use crate::game::rules::{NO_SQUARE, Variant, points};
 use crate::table::TableError;
-use crate::value::Value;
+use crate::game::value::Value;
 use serde_json::{Map, Value as Json, json};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -253,7 +253,7 @@ impl Explorer {
     /// counter. `null` while the game goes on.
     fn outcome(&self, pos: &Position, info: PositionInfo) -> Json {
         let me = pos.to_move;
-        let few = |c: Color| pos.total(c) < crate::rules::MIN_STONES;
+        let few = |c: Color| pos.total(c) < crate::game::rules::MIN_STONES;
         let (winner, reason) = match outcome(&self.variant, pos) {
             Some(Outcome::Loss) if few(me) => (
                 Some(me.other()),

@@ -21,7 +21,7 @@ impl Cells {
         // `vec![0; n]` takes fresh zeroed pages from the system without touching them, so
         // the advice applies before the first write.
         let zeros = vec![0u32; len];
-        crate::memory::advise_huge_pages(&zeros);
+        crate::sys::memory::advise_huge_pages(&zeros);
         let mut zeros = std::mem::ManuallyDrop::new(zeros);
         // SAFETY: AtomicU32 has the same size, alignment and bit validity as u32; the buffer
         // is handed over whole (pointer, length, capacity) and never used through `zeros`.
@@ -44,7 +44,7 @@ impl Cells {
         );
         let path = dir.join(name);
         // Recorded while it has a name, so that a signal meanwhile removes it.
-        let file = crate::lock::create_held(&path, || {
+        let file = crate::sys::held::create_held(&path, || {
             std::fs::OpenOptions::new()
                 .read(true)
                 .write(true)
@@ -57,7 +57,7 @@ impl Cells {
             // below); nothing else maps or changes it, and its blocks are allocated.
             unsafe { memmap2::MmapMut::map_mut(&file) }
         });
-        crate::lock::remove_held(&path);
+        crate::sys::held::remove_held(&path);
         Ok(Cells::Mapped(mapped?, len))
     }
 }

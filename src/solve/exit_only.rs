@@ -10,10 +10,10 @@
 //! move's set sent nearly every read to a random place in gigabytes.
 
 use super::{ExitSummary, Exits, Progress};
-use crate::index::{SectorIndex, UsFrame, colex_rank, combinations, pdep};
-use crate::reach::ReachFilter;
-use crate::rules::{Bits, FullBoard, Variant, points as bits};
-use crate::value::{NMoveRule, UNUSED, Value};
+use crate::sector::index::{SectorIndex, UsFrame, colex_rank, combinations, pdep};
+use crate::sector::reach::ReachFilter;
+use crate::game::rules::{Bits, FullBoard, Variant, points as bits};
+use crate::game::value::{NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
@@ -114,7 +114,7 @@ impl OpponentBlocks {
     /// Set up the blocks of opponent set `them` for a mover with `w` stones on the board.
     fn prepare(&mut self, v: &Variant, exits: &Exits, w: u32, them: Bits) {
         let board = v.board();
-        let syms = &crate::index::BoardTables::of(v.board_kind).syms;
+        let syms = &crate::sector::index::BoardTables::of(v.board_kind).syms;
         self.free = board.full() & !them;
         self.points.clear();
         self.points.extend(bits(self.free));
@@ -171,7 +171,7 @@ impl OpponentBlocks {
 /// written at random).
 fn unused_values(len: usize) -> Vec<AtomicU16> {
     let zeros = vec![0u16; len];
-    crate::memory::advise_huge_pages(&zeros);
+    crate::sys::memory::advise_huge_pages(&zeros);
     let mut zeros = std::mem::ManuallyDrop::new(zeros);
     // SAFETY: AtomicU16 has the same size, alignment and bit validity as u16; the buffer is
     // handed over whole (pointer, length, capacity) and never used through `zeros` again.

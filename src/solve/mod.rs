@@ -24,11 +24,11 @@
 mod cells;
 mod exit_only;
 
-use crate::graph::{can_slide, component, is_exit_only, solver_reads};
-use crate::index::{Sector, SectorIndex, next_combination, pdep};
-use crate::reach::ReachFilter;
-use crate::rules::{Bits, FullBoard, Variant, points as bits};
-use crate::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
+use crate::sector::graph::{can_slide, component, is_exit_only, solver_reads};
+use crate::sector::index::{Sector, SectorIndex, next_combination, pdep};
+use crate::sector::reach::ReachFilter;
+use crate::game::rules::{Bits, FullBoard, Variant, points as bits};
+use crate::game::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
 use cells::Cells;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -751,7 +751,7 @@ fn propagate(
                     let without = them & !(1 << to);
                     for from in bits(sources) {
                         let p = pred.index.slot_from_images(without | 1 << from, &us_images);
-                        crate::memory::prefetch(&pred.cells[p as usize]);
+                        crate::sys::memory::prefetch(&pred.cells[p as usize]);
                         preds.push(p as u32);
                     }
                 }
@@ -807,7 +807,7 @@ fn propagate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::{exit_sectors, solving_order};
+    use crate::sector::graph::{exit_sectors, solving_order};
     use std::sync::{Mutex, Weak};
 
     /// Solve `targets` and what they need twice, from a map and from a loader that hands out
@@ -876,7 +876,7 @@ mod tests {
         // Morris whole (one-pass placing sectors), Lasker's placing with slides.
         staged_agrees(&Variant::standard(), &[Sector::new(4, 4, 0, 0)]);
         let three = Variant::by_name("three").unwrap();
-        staged_agrees(&three, &[crate::graph::start_sector(&three)]);
+        staged_agrees(&three, &[crate::sector::graph::start_sector(&three)]);
         let lasker = Variant::by_name("lasker").unwrap();
         staged_agrees(&lasker, &[Sector::new(3, 3, 1, 1)]);
     }

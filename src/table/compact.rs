@@ -1,5 +1,5 @@
 //! Compaction: rewriting a solved sector into another directory with the positions no game
-//! reaches as "don't care" (`src/reach.rs`), optionally at another zstd level or block size.
+//! reaches as "don't care" (`src/sector/reach.rs`), optionally at another zstd level or block size.
 //!
 //! The values of every other position are copied unchanged, and the written files are read
 //! back and compared with what was meant to be written before the sector counts as done.
@@ -10,11 +10,11 @@ use super::{
     FileKind, SYMBOL_DRAW, SYMBOL_WIN, TableError, TableSet, for_each_orbit_run, sector_status,
     symbols_of, unreachable_in_run,
 };
-use crate::graph::MoveSectors;
-use crate::index::{Sector, SectorIndex};
-use crate::reach::ReachFilter;
-use crate::rules::{Bits, MIN_STONES};
-use crate::value::{NMoveRule, UNUSED, Value};
+use crate::sector::graph::MoveSectors;
+use crate::sector::index::{Sector, SectorIndex};
+use crate::sector::reach::ReachFilter;
+use crate::game::rules::{Bits, MIN_STONES};
+use crate::game::value::{NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::path::Path;

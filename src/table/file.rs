@@ -4,7 +4,7 @@
 use super::format::{Expect, Header, block_entry, stored_file_checksum};
 use super::open::{open_regular, read_prefix};
 use super::{Corruption, FileKind, TRAILER_LEN, TableError};
-use crate::index::Sector;
+use crate::sector::index::Sector;
 use memmap2::Mmap;
 use rayon::prelude::*;
 use std::borrow::Cow;

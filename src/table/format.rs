@@ -6,8 +6,8 @@ use super::{
     BLOCK_ENTRY_LEN, COMPRESSION_ZSTD, Corruption, FileKind, HEADER_LEN, INDEX_SCHEME, MAGIC,
     MAX_BLOCK_SLOTS, TRAILER_LEN, VERSION,
 };
-use crate::index::Sector;
-use crate::rules::Variant;
+use crate::sector::index::Sector;
+use crate::game::rules::Variant;
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Length of the variant name field.
@@ -41,7 +41,7 @@ pub struct Header {
     /// Distance file: the largest distance symbol (0 for WDL files): without the N-move
     /// rule the largest distance of a win or loss.
     pub max_plies: u16,
-    /// The N-move rule the values were solved under ([`crate::value::NMoveRule`]; 0: none).
+    /// The N-move rule the values were solved under ([`crate::game::value::NMoveRule`]; 0: none).
     pub n_move_rule: u16,
     /// Flag bits (`FLAG_UNREACHABLE_DONT_CARE`).
     pub flags: u8,
@@ -246,11 +246,11 @@ impl Header {
                 self.symbol_bits, self.kind
             ));
         }
-        if self.n_move_rule > crate::value::NMoveRule::MAX_N {
+        if self.n_move_rule > crate::game::value::NMoveRule::MAX_N {
             return bad(format!(
                 "N-move rule with N = {} (at most {})",
                 self.n_move_rule,
-                crate::value::NMoveRule::MAX_N
+                crate::game::value::NMoveRule::MAX_N
             ));
         }
         if self.kind == FileKind::Wdl && self.max_plies != 0 {
@@ -260,7 +260,7 @@ impl Header {
             if self.companion != 0 {
                 return bad("distance header with a companion checksum".into());
             }
-            if self.max_plies > crate::value::MAX_PLIES
+            if self.max_plies > crate::game::value::MAX_PLIES
                 || (self.symbol_bits == 8) != (self.max_plies <= u8::MAX as u16)
             {
                 return bad(format!(
@@ -389,7 +389,7 @@ pub(crate) struct Expect<'a> {
     /// Its slot count.
     pub slots: u64,
     /// The N-move rule the tables must have been solved under (`None`: any).
-    pub rule: Option<crate::value::NMoveRule>,
+    pub rule: Option<crate::game::value::NMoveRule>,
 }
 
 /// One entry of the block table.

@@ -41,9 +41,9 @@ pub use status::{sector_is_complete, sector_is_complete_under, sector_status};
 pub(crate) use writer::temporary_path;
 pub use writer::{WdlLayout, WriteOptions, WriteReport, is_temporary_of, write_sector};
 
-use crate::index::{Sector, SectorIndex};
-use crate::rules::Variant;
-use crate::value::{NMoveRule, Value};
+use crate::sector::index::{Sector, SectorIndex};
+use crate::game::rules::Variant;
+use crate::game::value::{NMoveRule, Value};
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -75,7 +75,7 @@ pub const MAX_BLOCK_SLOTS: u32 = 1 << 24;
 /// Default zstd level.
 pub const DEFAULT_LEVEL: i32 = 9;
 
-/// Header flag: the positions no game reaches ([`crate::reach`]) hold "don't care"
+/// Header flag: the positions no game reaches ([`crate::sector::reach`]) hold "don't care"
 /// symbols; readers report them as unused.
 pub const FLAG_UNREACHABLE_DONT_CARE: u8 = 1;
 pub use removal::FLAG_REMOVAL_DONT_CARE;
@@ -126,7 +126,7 @@ pub(crate) fn value_of_symbols(wdl: u8, dist: u16, rule: NMoveRule, max: u16) ->
         SYMBOL_LOSS if decided(dist) => Some(Value::Loss(dist)),
         SYMBOL_RULE_DRAW if n > 0 && dist > 0 => {
             let d = n.checked_add(dist.div_ceil(2))?;
-            (d <= crate::value::MAX_PLIES).then_some(if dist % 2 == 1 {
+            (d <= crate::game::value::MAX_PLIES).then_some(if dist % 2 == 1 {
                 Value::Win(d)
             } else {
                 Value::Loss(d)
@@ -548,7 +548,7 @@ pub(crate) fn for_each_orbit_run(
 /// (computed from the orbit's representative and the opponent sets in rank order).
 pub(crate) fn unreachable_in_run(
     index: &SectorIndex,
-    filter: &crate::reach::ReachFilter,
+    filter: &crate::sector::reach::ReachFilter,
     run: Range<u64>,
     out: &mut Vec<bool>,
 ) {
@@ -561,10 +561,10 @@ pub(crate) fn unreachable_in_run(
     }
     let free = index.tables.board.full() & !us;
     let b = index.sector.b as u32;
-    let mut combo = crate::index::colex_unrank((run.start % per) as u32, b);
+    let mut combo = crate::sector::index::colex_unrank((run.start % per) as u32, b);
     for _ in run {
-        out.push(filter.them_impossible(crate::index::pdep(combo, free)));
-        combo = crate::index::next_combination(combo);
+        out.push(filter.them_impossible(crate::sector::index::pdep(combo, free)));
+        combo = crate::sector::index::next_combination(combo);
     }
 }
 

@@ -12,10 +12,10 @@ use super::{
     SYMBOL_WIN, TableError, Wdl, for_each_orbit_run, is_used, table_path, unreachable_in_run,
     value_of_symbols, wdl_of_symbol,
 };
-use crate::index::{Sector, SectorIndex};
-use crate::reach::ReachFilter;
-use crate::rules::Variant;
-use crate::value::{NMoveRule, UNUSED, Value};
+use crate::sector::index::{Sector, SectorIndex};
+use crate::sector::reach::ReachFilter;
+use crate::game::rules::Variant;
+use crate::game::value::{NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -539,7 +539,7 @@ impl TableSet {
         let reach = self.dont_care_filter(e, wdl);
         let mut out = vec![0u16; e.index.slots() as usize];
         // The solver reads dependencies at random: back them with huge pages.
-        crate::memory::advise_huge_pages(&out);
+        crate::sys::memory::advise_huge_pages(&out);
         out.par_chunks_mut(block_slots)
             .enumerate()
             .try_for_each(|(b, chunk)| {

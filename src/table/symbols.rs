@@ -5,7 +5,7 @@
 use super::removal::may_store;
 use super::writer::bit;
 use super::{SYMBOL_DRAW, symbols_of};
-use crate::value::{DRAW, NMoveRule, UNUSED, Value};
+use crate::game::value::{DRAW, NMoveRule, UNUSED, Value};
 
 /// 2-bit WDL symbols packed four to a byte (slot `i` in bits `2 * (i % 4)`) of the block
 /// whose first slot is `first`; unused slots, and lowerable ones where the reader resolves it

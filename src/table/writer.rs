@@ -10,10 +10,10 @@ use super::{
     INDEX_SCHEME, MAX_BLOCK_SLOTS, TRAILER_LEN, TableError, distance_path, for_each_orbit_run,
     symbols_of, wdl_path,
 };
-use crate::index::{Sector, SectorIndex};
-use crate::reach::ReachFilter;
-use crate::rules::Variant;
-use crate::value::{MAX_PLIES, NMoveRule, UNUSED, Value};
+use crate::sector::index::{Sector, SectorIndex};
+use crate::sector::reach::ReachFilter;
+use crate::game::rules::Variant;
+use crate::game::value::{MAX_PLIES, NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
 use std::fs;
 use std::io::Write;
@@ -527,7 +527,7 @@ pub fn is_temporary_of(name: &str, file_name: &str) -> bool {
 /// Write `bytes` to `path` atomically: a temporary file of a name no other write uses
 /// ([`temporary_path`], created exclusively), fsync, rename over `path`, fsync of the
 /// directory. The temporary file is removed if anything fails before the rename, or if a
-/// signal stops the process meanwhile ([`crate::lock::stop_cleanly_on_signals`]).
+/// signal stops the process meanwhile ([`crate::sys::held::stop_cleanly_on_signals`]).
 fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), TableError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
@@ -536,7 +536,7 @@ fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), TableError>
     fs::create_dir_all(dir).map_err(io(dir))?;
     let tmp = temporary_path(path);
     let result = (|| {
-        let mut f = crate::lock::create_held(&tmp, || {
+        let mut f = crate::sys::held::create_held(&tmp, || {
             fs::OpenOptions::new()
                 .write(true)
                 .create_new(true)
@@ -546,14 +546,14 @@ fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), TableError>
         f.sync_all()
     })();
     if let Err(e) = result {
-        crate::lock::remove_held(&tmp);
+        crate::sys::held::remove_held(&tmp);
         return Err(io(&tmp)(e));
     }
     if let Err(e) = fs::rename(&tmp, path) {
-        crate::lock::remove_held(&tmp);
+        crate::sys::held::remove_held(&tmp);
         return Err(io(path)(e));
     }
-    crate::lock::forget_held(&tmp);
+    crate::sys::held::forget_held(&tmp);
     // Make the rename itself durable (a directory can be opened and synced on Unix).
     if let Ok(d) = fs::File::open(dir) {
         let _ = d.sync_all();

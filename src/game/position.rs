@@ -1,7 +1,7 @@
 //! Positions: stones of both colours as bitboards, stones in hand, side to move, and the
 //! "must remove a stone now" state of Sanmill's split move convention.
 
-use crate::rules::{Bits, MIN_STONES, NO_SQUARE, Variant};
+use crate::game::rules::{Bits, MIN_STONES, NO_SQUARE, Variant};
 use std::fmt;
 
 /// A side.

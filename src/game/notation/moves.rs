@@ -1,8 +1,8 @@
 //! Square and move notation: reading, writing and legality-checking moves.
 
-use crate::movegen::{self, Convention, Outcome};
-use crate::position::{Move, Position};
-use crate::rules::{Board, NO_SQUARE, Variant};
+use crate::game::movegen::{self, Convention, Outcome};
+use crate::game::position::{Move, Position};
+use crate::game::rules::{Board, NO_SQUARE, Variant};
 use std::fmt;
 
 /// Why a move could not be read or played.
@@ -275,9 +275,9 @@ fn illegal_reason(variant: &Variant, pos: &Position, mv: Move, conv: Convention)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movegen::{legal_moves, play};
-    use crate::notation::tests::{pt, set, std};
-    use crate::position::Color;
+    use crate::game::movegen::{legal_moves, play};
+    use crate::game::notation::tests::{pt, set, std};
+    use crate::game::position::Color;
 
     #[test]
     fn moves_parse_and_print() {

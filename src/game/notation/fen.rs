@@ -1,7 +1,7 @@
 //! Sanmill position strings ("FEN"): reading and writing whole positions.
 
-use crate::position::{Color, Position};
-use crate::rules::{Board, Variant};
+use crate::game::position::{Color, Position};
+use crate::game::rules::{Board, Variant};
 use std::fmt;
 
 /// The keyword that [`parse_position`] reads as the variant's initial position.

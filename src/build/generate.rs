@@ -1,17 +1,17 @@
 //! Generation of a set of sectors into a directory: dependency closure, solving order,
 //! resume (finished sectors are not redone), atomic writes, statistics and peak memory.
 
-use crate::graph::{component, dependencies, is_exit_only, solving_order};
-use crate::index::{Sector, SectorIndex};
-use crate::lock::ComponentLock;
-use crate::plan::largest_exit_slots;
-use crate::rules::Variant;
+use crate::sector::graph::{component, dependencies, is_exit_only, solving_order};
+use crate::sector::index::{Sector, SectorIndex};
+use crate::build::lock::ComponentLock;
+use crate::build::plan::largest_exit_slots;
+use crate::game::rules::Variant;
 use crate::solve::{SectorStats, SolveError, SolveOptions, solve_component_from};
 use crate::table::{
     Corruption, FileKind, TableDir, TableError, TableSet, WriteOptions, is_temporary_of,
     sector_is_complete_under, sector_status, table_path, write_sector,
 };
-use crate::value::NMoveRule;
+use crate::game::value::NMoveRule;
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -416,7 +416,7 @@ fn refuse_other_variant(v: &Variant, dir: &Path) -> Result<(), GenerateError> {
 /// dropped. A lock someone holds is theirs and left alone; so is anything at the lock's
 /// path that cannot be taken (housekeeping never stops a run that has nothing to solve).
 fn remove_stale_lock(dir: &Path, first: Sector, sectors: &[Sector]) {
-    if std::fs::symlink_metadata(crate::lock::lock_path(dir, first)).is_err() {
+    if std::fs::symlink_metadata(crate::build::lock::lock_path(dir, first)).is_err() {
         return;
     }
     if let Ok(Some(stale)) = ComponentLock::try_acquire(dir, first) {
@@ -509,7 +509,7 @@ pub fn peak_memory() -> Option<u64> {
 #[cfg(test)]
 mod source_tests {
     use super::*;
-    use crate::graph::start_sector;
+    use crate::sector::graph::start_sector;
     use std::error::Error;
 
     #[test]

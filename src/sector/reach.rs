@@ -20,8 +20,8 @@
 //! therefore skips unreachable positions, the writer stores them as "don't care", and a probe
 //! of one is refused.
 
-use crate::index::Sector;
-use crate::rules::{Bits, Board, Variant};
+use crate::sector::index::Sector;
+use crate::game::rules::{Bits, Board, Variant};
 
 /// The largest number of pairwise disjoint mills formed by `stones`.
 pub fn mill_packing(board: &Board, stones: Bits) -> u32 {
@@ -137,8 +137,8 @@ pub fn unreachable(v: &Variant, s: Sector, us: Bits, them: Bits) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movegen::{Convention, legal_moves, play};
-    use crate::position::Position;
+    use crate::game::movegen::{Convention, legal_moves, play};
+    use crate::game::position::Position;
 
     fn set(v: &Variant, names: &[&str]) -> Bits {
         names
@@ -176,7 +176,7 @@ mod tests {
     /// and no position met has an unreachable successor.
     #[test]
     fn games_never_reach_what_is_called_unreachable() {
-        for v in crate::rules::VARIANTS {
+        for v in crate::game::rules::VARIANTS {
             let mut seed = 0x9E37_79B9_7F4A_7C15u64;
             let mut next = || {
                 seed ^= seed << 13;
@@ -216,7 +216,7 @@ mod tests {
             (Sector::new(6, 3, 2, 5), true),
             (Sector::new(3, 4, 0, 0), false),
         ] {
-            let index = crate::index::SectorIndex::new(&v, s);
+            let index = crate::sector::index::SectorIndex::new(&v, s);
             let step = (index.slots() / 100_000).max(1);
             let mut flagged = 0;
             for slot in (0..index.slots()).step_by(step as usize) {
@@ -230,7 +230,7 @@ mod tests {
                 let p = Position {
                     stones: [us, them],
                     in_hand: [s.wf, s.bf],
-                    to_move: crate::position::Color::White,
+                    to_move: crate::game::position::Color::White,
                     pending_removal: false,
                 };
                 for m in legal_moves(&v, &p, Convention::Combined) {

@@ -1,12 +1,12 @@
 //! Independent forward verification: re-derive each stored value from the stored values of
 //! its successors, using the plain move rules (no un-moves, no counters).
 
-use crate::graph::{MoveSectors, can_slide};
-use crate::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
-use crate::reach::ReachFilter;
-use crate::rules::{Bits, FullBoard, MIN_STONES, Variant};
+use crate::sector::graph::{MoveSectors, can_slide};
+use crate::sector::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
+use crate::sector::reach::ReachFilter;
+use crate::game::rules::{Bits, FullBoard, MIN_STONES, Variant};
 use crate::table::Wdl;
-use crate::value::{NMoveRule, UNUSED, Value, best_of};
+use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
 use rayon::prelude::*;
 
 /// Values of a sector and of every sector its moves lead to.
@@ -189,7 +189,7 @@ pub fn verify_sector_under(
                     let us = pdep(combo, free);
                     if !syms.has_smaller_image(them_stab, us) {
                         let slot = index.slot(us, them);
-                        crate::memory::prefetch(&stored[slot as usize]);
+                        crate::sys::memory::prefetch(&stored[slot as usize]);
                         batch.push((us, slot));
                     }
                 }

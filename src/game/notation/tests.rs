@@ -1,9 +1,9 @@
 //! Unit tests for the position strings, and test helpers shared with the move tests.
 
 use super::*;
-use crate::movegen::{Convention, legal_moves};
-use crate::position::{Color, Position};
-use crate::rules::Variant;
+use crate::game::movegen::{Convention, legal_moves};
+use crate::game::position::{Color, Position};
+use crate::game::rules::Variant;
 
 pub(super) fn std() -> Variant {
     Variant::standard()
@@ -369,7 +369,7 @@ fn square_ids_in_either_numbering() {
 
 #[test]
 fn printed_positions_are_sanmills_form_and_read_back() {
-    for v in crate::rules::VARIANTS {
+    for v in crate::game::rules::VARIANTS {
         let start = Position::start(&v);
         let info = PositionInfo {
             counter: 17,

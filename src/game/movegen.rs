@@ -1,7 +1,7 @@
 //! Legal moves, playing them, and un-moves (predecessor positions) for retrograde analysis.
 
-use crate::position::{Color, Move, Position};
-use crate::rules::{Bits, FullBoard, NO_SQUARE, Variant, points as bits};
+use crate::game::position::{Color, Move, Position};
+use crate::game::rules::{Bits, FullBoard, NO_SQUARE, Variant, points as bits};
 
 /// How a move that closes a mill is counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -167,7 +167,7 @@ pub fn unmoves(v: &Variant, pos: &Position) -> Vec<(Move, Position)> {
             // With no victim stone on the board the mill may also have removed the victim's
             // only stone: fall through to restore it.
         }
-        if victim_total + 1 > v.stones || victim_total + 1 < crate::rules::MIN_STONES {
+        if victim_total + 1 > v.stones || victim_total + 1 < crate::game::rules::MIN_STONES {
             return;
         }
         let free = empty & !prev_mine;

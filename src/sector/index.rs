@@ -9,7 +9,7 @@
 //! has exactly one slot, and symmetric positions share it. Both directions need only table
 //! look-ups, `pext`/`pdep` and binomial sums.
 
-use crate::rules::{Bits, Board, BoardKind, Variant};
+use crate::game::rules::{Bits, Board, BoardKind, Variant};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::OnceLock;

@@ -19,13 +19,13 @@
 //! A [`Tablebase`] is `Send + Sync`: many threads may probe it at once. Files are opened on
 //! first use; a missing or damaged file is an error naming it.
 
-use crate::index::Sector;
-use crate::movegen::{Convention, legal_moves, play};
-use crate::notation::{PositionError, parse_position};
-use crate::position::{Move, Position};
-use crate::rules::{MIN_STONES, Variant};
+use crate::sector::index::Sector;
+use crate::game::movegen::{Convention, legal_moves, play};
+use crate::game::notation::{PositionError, parse_position};
+use crate::game::position::{Move, Position};
+use crate::game::rules::{MIN_STONES, Variant};
 use crate::table::{TableError, TableSet, Wdl, check_table_dir};
-use crate::value::{NMoveRule, RuleValue, Value, best_of};
+use crate::game::value::{NMoveRule, RuleValue, Value, best_of};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
@@ -205,7 +205,7 @@ impl Tablebase {
             pos.in_hand[me.other().index()],
         );
         let slot = self.tables.index(sector)?.slot(pos.us(), pos.them());
-        if crate::reach::unreachable(&self.variant, sector, pos.us(), pos.them())
+        if crate::sector::reach::unreachable(&self.variant, sector, pos.us(), pos.them())
             && self.tables.unreachable_dont_care(sector)?
         {
             return Err(ProbeError::Impossible(format!(

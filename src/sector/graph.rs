@@ -26,8 +26,8 @@
 //! all read the graph from here; the positions inside a sector are the business of the move
 //! generators and of `reach` (which positions of a sector a game reaches).
 
-use crate::index::Sector;
-use crate::rules::{MIN_STONES, Variant};
+use crate::sector::index::Sector;
+use crate::game::rules::{MIN_STONES, Variant};
 use std::collections::{BTreeSet, HashSet};
 
 /// The sector of the variant's start position.
@@ -237,7 +237,7 @@ pub fn reachable_sectors(v: &Variant) -> Vec<Sector> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::VARIANTS;
+    use crate::game::rules::VARIANTS;
     use std::collections::HashMap;
 
     #[test]

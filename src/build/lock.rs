@@ -10,111 +10,16 @@
 //! removed meanwhile notices that the path names another file (or none) and tries again, so
 //! two processes never hold the same component.
 //!
-//! The files a process holds in a table directory (its locks, the temporary files of its
-//! writes, its solver's scratch file until it is unlinked) are recorded while they exist, so
-//! that a process stopped by a signal removes them before it exits
-//! ([`stop_cleanly_on_signals`]): an interrupted run leaves only finished tables behind.
+//! The lock files are recorded as held ([`crate::sys::held`]), so that a process stopped by a
+//! signal removes them before it exits.
 
-use crate::index::Sector;
+use crate::sector::index::Sector;
 use crate::table::TableError;
-use std::collections::HashSet;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
-
-/// The files this process made in table directories and removes when a signal stops it.
-static HELD: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
-
-/// The record of held files, locked. The signal handler keeps it locked until the process
-/// ends, so that no thread makes (or forgets) a file after the clean-up.
-fn held() -> MutexGuard<'static, Option<HashSet<PathBuf>>> {
-    HELD.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-/// Make the file at `path` with `create` and record it as held (both under the record's
-/// lock, so that a signal never falls between them).
-pub(crate) fn create_held<T>(path: &Path, create: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
-    let mut record = held();
-    let made = create()?;
-    record
-        .get_or_insert_with(HashSet::new)
-        .insert(path.to_path_buf());
-    Ok(made)
-}
-
-/// Forget a held file: it was renamed into place or unlinked.
-pub(crate) fn forget_held(path: &Path) {
-    if let Some(set) = held().as_mut() {
-        set.remove(path);
-    }
-}
-
-/// Remove a held file and forget it.
-pub(crate) fn remove_held(path: &Path) {
-    let mut record = held();
-    let _ = fs::remove_file(path);
-    if let Some(set) = record.as_mut() {
-        set.remove(path);
-    }
-}
-
-/// The conventional name of a signal this process handles.
-#[cfg(feature = "cli")]
-fn signal_name(signal: i32) -> String {
-    match signal {
-        libc::SIGINT => "SIGINT".into(),
-        libc::SIGTERM => "SIGTERM".into(),
-        libc::SIGHUP => "SIGHUP".into(),
-        n => format!("signal {n}"),
-    }
-}
-
-/// From now on, SIGINT (Ctrl-C), SIGTERM and SIGHUP remove the lock and temporary files
-/// this process holds, print one line on standard error saying so and end it with status 128 + the signal's
-/// number (130, 143, 129), whatever its threads are doing. SIGXFSZ is ignored, so that a
-/// file-size limit (`ulimit -f`) makes writes fail with an error naming the file instead of
-/// killing the process. Installed once; later calls do nothing. Only the program (feature
-/// `cli`) stops on signals: a library leaves them to its host.
-#[cfg(feature = "cli")]
-pub(crate) fn stop_cleanly_on_signals() -> io::Result<()> {
-    use std::sync::OnceLock;
-    static INSTALLED: OnceLock<()> = OnceLock::new();
-    if INSTALLED.get().is_some() {
-        return Ok(());
-    }
-    // SAFETY: setting a signal's disposition to "ignore" has no preconditions.
-    unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
-    let mut signals =
-        signal_hook::iterator::Signals::new([libc::SIGINT, libc::SIGTERM, libc::SIGHUP])?;
-    std::thread::Builder::new()
-        .name("millbase-signals".into())
-        .spawn(move || {
-            let Some(signal) = signals.forever().next() else {
-                return;
-            };
-            // Locked until the end: no thread makes a file after this.
-            let mut record = held();
-            let removed = record.take().unwrap_or_default();
-            for path in &removed {
-                let _ = fs::remove_file(path);
-            }
-            // Below a progress bar, if one is drawn.
-            use std::io::IsTerminal;
-            let newline = if io::stderr().is_terminal() { "\n" } else { "" };
-            eprintln!(
-                "{newline}millbase: stopped by {}: its lock and temporary files removed, the \
-                 finished tables kept; run the same command again to resume",
-                signal_name(signal)
-            );
-            // Without running destructors or exit handlers while other threads work.
-            signal_hook::low_level::exit(128 + signal);
-        })?;
-    let _ = INSTALLED.set(());
-    Ok(())
-}
 
 /// A held component lock; dropping it removes the lock file and releases the lock.
 #[derive(Debug)]
@@ -215,15 +120,14 @@ impl ComponentLock {
             let ours = file.metadata().map_err(io)?;
             // Checked and recorded as held under the record's lock: a signal removes the
             // file only if it is ours.
-            let mut record = held();
-            match fs::symlink_metadata(&path) {
-                Ok(now) if now.dev() == ours.dev() && now.ino() == ours.ino() => {}
-                Ok(_) => continue,
-                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(io(e)),
+            let same = crate::sys::held::hold_if(&path, || match fs::symlink_metadata(&path) {
+                Ok(now) => Ok(now.dev() == ours.dev() && now.ino() == ours.ino()),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+                Err(e) => Err(io(e)),
+            })?;
+            if !same {
+                continue;
             }
-            record.get_or_insert_with(HashSet::new).insert(path.clone());
-            drop(record);
             let mut written = &file;
             let pid = written
                 .set_len(0)
@@ -249,7 +153,7 @@ impl Drop for ComponentLock {
     fn drop(&mut self) {
         // Remove the file while still holding the lock (see the module documentation);
         // closing the file then releases the lock.
-        remove_held(&self.path);
+        crate::sys::held::remove_held(&self.path);
         let _ = self.file.sync_all();
     }
 }
@@ -257,10 +161,7 @@ impl Drop for ComponentLock {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn is_held(path: &Path) -> bool {
-        held().as_ref().is_some_and(|set| set.contains(path))
-    }
+    use crate::sys::held::{create_held, forget_held, is_held, remove_held};
 
     #[test]
     fn held_files_are_recorded_while_they_exist() {

@@ -9,13 +9,13 @@
 // `plan()` and its entries.
 #![cfg_attr(not(feature = "cli"), allow(dead_code))]
 
-use crate::graph::{
+use crate::sector::graph::{
     component, dependencies, is_exit_only, reachable_sectors, solver_reads, solving_order,
 };
-use crate::index::{BoardTables, Sector, SectorIndex};
-use crate::rules::Variant;
+use crate::sector::index::{BoardTables, Sector, SectorIndex};
+use crate::game::rules::Variant;
 use crate::table::TableDir;
-use crate::value::NMoveRule;
+use crate::game::value::NMoveRule;
 use std::collections::HashSet;
 use std::fmt;
 use std::path::Path;
@@ -466,7 +466,7 @@ mod tests {
             generate_command(&std, NMoveRule::NONE, dir, s),
             "millbase generate --dir 'my tables' 3-4"
         );
-        let lasker = *crate::rules::VARIANTS
+        let lasker = *crate::game::rules::VARIANTS
             .iter()
             .find(|v| v.name == "lasker")
             .unwrap();

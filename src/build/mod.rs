@@ -1,0 +1,10 @@
+//! Layer 5, building databases: what a set of sectors costs ([`plan`]), solving components
+//! and writing their tables under a lock per component ([`generate`], [`lock`]), and checking
+//! stored tables against their successors ([`verify`]). Imports the layers below:
+//! [`solve`](crate::solve), [`table`](crate::table), [`sector`](crate::sector),
+//! [`game`](crate::game), [`sys`](crate::sys); never [`probe`](crate::probe) or the programs.
+
+pub mod generate;
+pub mod lock;
+pub mod plan;
+pub mod verify;
