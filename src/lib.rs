@@ -59,13 +59,13 @@
 #![warn(missing_docs)]
 
 // The layers, each importing only those above it in this list.
-mod sys;
+mod build;
 mod game;
+mod probe;
 mod sector;
 mod solve;
+mod sys;
 mod table;
-mod build;
-mod probe;
 
 #[cfg(feature = "cli")]
 mod cli;
@@ -81,23 +81,27 @@ pub use build::generate::{
     ComponentReport, GenerateError, GenerateObserver, GenerateOptions, Silent, generate,
     generate_components, generate_with,
 };
+pub use build::lock::ComponentLock;
+pub use build::plan::{PlanEntry, plan};
+pub use build::verify::{Mismatch, ValueLookup, verify_sector, verify_sector_under};
+pub use game::movegen::{
+    Convention, Outcome, is_legal, legal_moves, outcome, perft, play, unmoves,
+};
+pub use game::notation::{
+    MoveError, PositionError, PositionInfo, START, format_move, format_position,
+    format_position_info, parse_legal_move, parse_move, parse_position, parse_position_info,
+};
+pub use game::position::{Color, Move, Position};
+pub use game::rules::{
+    Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
+};
+pub use game::value::{NMoveRule, RuleValue, Value};
+pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase};
 pub use sector::graph::{
     component, dependencies, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,
     successor_sectors,
 };
 pub use sector::index::{Sector, SectorIndex, SectorParseError};
-pub use build::lock::ComponentLock;
-pub use game::movegen::{Convention, Outcome, is_legal, legal_moves, outcome, perft, play, unmoves};
-pub use game::notation::{
-    MoveError, PositionError, PositionInfo, START, format_move, format_position,
-    format_position_info, parse_legal_move, parse_move, parse_position, parse_position_info,
-};
-pub use build::plan::{PlanEntry, plan};
-pub use game::position::{Color, Move, Position};
-pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase};
-pub use game::rules::{
-    Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
-};
 pub use solve::{
     SectorStats, SolveError, SolveOptions, Solved, SolvedValues, solve_component,
     solve_component_from, solve_component_under, solve_component_with,
@@ -106,18 +110,16 @@ pub use table::{
     CompactReport, Corruption, TableAccess, TableError, TableSet, Wdl, WdlCounts, WdlLayout,
     WriteOptions, WriteReport, compact_sector, write_sector,
 };
-pub use game::value::{NMoveRule, RuleValue, Value};
-pub use build::verify::{Mismatch, ValueLookup, verify_sector, verify_sector_under};
 
 /// The layout of the table files and of solved values, for tools that read or damage the
 /// files directly (docs/FORMAT.md). Programs that only probe do not need it.
 pub mod format {
+    pub use crate::game::value::{DRAW, UNUSED, WIN_FLAG};
     pub use crate::table::{
         DISTANCE_EXTENSION, FileKind, HEADER_LEN, Header, MAGIC, SectorCheck, VERSION,
         WDL_EXTENSION, distance_path, read_table, sector_is_complete, sector_status, table_path,
         wdl_path,
     };
-    pub use crate::game::value::{DRAW, UNUSED, WIN_FLAG};
 }
 
 /// The `millbase` program's entry point: parses the command line, runs the command and

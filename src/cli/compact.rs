@@ -4,13 +4,13 @@
 use super::generate::{parse_sectors, scan_tables, table_dir};
 use super::{CliError, VariantArg, emit};
 use crate::build::generate::remove_stale_temporaries;
-use crate::sector::index::{Sector, SectorIndex};
 use crate::build::lock::ComponentLock;
+use crate::game::value::NMoveRule;
+use crate::sector::index::{Sector, SectorIndex};
 use crate::table::{
     CompactReport, CompactSource, FileKind, TableDir, TableError, TableSet, WdlLayout,
     WriteOptions, compact_sector_from, sector_status,
 };
-use crate::game::value::NMoveRule;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::{Path, PathBuf};

@@ -2,8 +2,8 @@
 
 use super::workflow::{WorkflowOptions, snakefile};
 use super::{CliError, VariantArg, emit};
-use crate::cli::generate::{n_move_rule, parse_sectors, table_dir};
 use crate::build::plan::{PlanEntry, bytes, duration, estimate, plan};
+use crate::cli::generate::{n_move_rule, parse_sectors, table_dir};
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;

@@ -4,12 +4,12 @@
 
 use super::generate::{parse_sectors, scan_tables, table_dir};
 use super::{CliError, VariantArg, emit, one_line};
+use crate::build::plan::count;
+use crate::build::verify::{Mismatch, ValueLookup, verify_sector_under};
+use crate::game::value::Value;
 use crate::sector::graph::{component, successor_sectors};
 use crate::sector::index::Sector;
-use crate::build::plan::count;
 use crate::table::{TableDir, TableError, TableSet, Wdl, distance_path, wdl_path};
-use crate::game::value::Value;
-use crate::build::verify::{Mismatch, ValueLookup, verify_sector_under};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::{BTreeMap, HashMap};

@@ -2,10 +2,10 @@
 //! component of the sector graph (docs/CLUSTER.md).
 
 use super::plan::Estimate;
-use crate::sector::index::Sector;
 use crate::build::plan::PlanEntry;
 use crate::game::rules::Variant;
 use crate::game::value::NMoveRule;
+use crate::sector::index::Sector;
 use std::fmt::Write as _;
 use std::path::Path;
 

@@ -24,11 +24,11 @@
 mod cells;
 mod exit_only;
 
+use crate::game::rules::{Bits, FullBoard, Variant, points as bits};
+use crate::game::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
 use crate::sector::graph::{can_slide, component, is_exit_only, solver_reads};
 use crate::sector::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::sector::reach::ReachFilter;
-use crate::game::rules::{Bits, FullBoard, Variant, points as bits};
-use crate::game::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
 use cells::Cells;
 use rayon::prelude::*;
 use std::collections::HashMap;

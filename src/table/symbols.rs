@@ -3,8 +3,13 @@
 //! or by context, and distance symbols.
 
 use super::removal::may_store;
-use super::writer::bit;
 use super::{SYMBOL_DRAW, symbols_of};
+
+/// Bit `slot` of a per-slot bit set (64 slots per word).
+#[inline]
+fn bit(set: &[u64], slot: u64) -> bool {
+    set[(slot / 64) as usize] >> (slot % 64) & 1 != 0
+}
 use crate::game::value::{DRAW, NMoveRule, UNUSED, Value};
 
 /// 2-bit WDL symbols packed four to a byte (slot `i` in bits `2 * (i % 4)`) of the block

@@ -10,10 +10,10 @@ use super::{
     INDEX_SCHEME, MAX_BLOCK_SLOTS, TRAILER_LEN, TableError, distance_path, for_each_orbit_run,
     symbols_of, wdl_path,
 };
-use crate::sector::index::{Sector, SectorIndex};
-use crate::sector::reach::ReachFilter;
 use crate::game::rules::Variant;
 use crate::game::value::{MAX_PLIES, NMoveRule, UNUSED, Value};
+use crate::sector::index::{Sector, SectorIndex};
+use crate::sector::reach::ReachFilter;
 use rayon::prelude::*;
 use std::fs;
 use std::io::Write;
@@ -143,12 +143,6 @@ pub fn write_sector(
         ));
     }
     write_sector_lowering(dir, variant, sector, values, None, Fill::Repeat, options)
-}
-
-/// Bit `slot` of a per-slot bit set (64 slots per word).
-#[inline]
-pub(crate) fn bit(set: &[u64], slot: u64) -> bool {
-    set[(slot / 64) as usize] >> (slot % 64) & 1 != 0
 }
 
 /// How the writer chooses the WDL symbols of "don't care" slots (unused, unreachable, or
