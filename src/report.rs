@@ -11,10 +11,10 @@
 
 use crate::game::notation::format_move;
 use crate::game::position::Position;
-use crate::probe::{MoveRuleValue, MoveWdl, ProbeError, PvEnd, Tablebase};
 use crate::game::rules::Variant;
-use crate::table::{FileKind, TableDir, TableError, Wdl};
 use crate::game::value::{NMoveRule, RuleValue};
+use crate::probe::{MoveRuleValue, MoveWdl, ProbeError, PvEnd, Tablebase};
+use crate::table::{FileKind, TableDir, TableError, Wdl};
 use serde_json::{Map, Value as Json, json};
 use std::fmt;
 use std::fmt::Write as _;

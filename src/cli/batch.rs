@@ -9,9 +9,9 @@
 use super::probe::{CounterArg, open};
 use super::{CliError, EXIT_SOME_FAILED, VariantArg};
 use crate::game::notation::parse_position_info;
+use crate::game::rules::Variant;
 use crate::probe::Tablebase;
 use crate::report;
-use crate::game::rules::Variant;
 use clap::Args;
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;

@@ -3,12 +3,12 @@
 use super::batch::{BatchArgs, run_batch};
 use super::generate::table_dir;
 use super::{CliError, VariantArg, emit, position_arg};
-use crate::game::notation::{format_move, parse_position_info};
 use crate::build::plan::missing_table_advice;
+use crate::game::notation::{format_move, parse_position_info};
 use crate::game::position::Position;
+use crate::game::rules::Variant;
 use crate::probe::{ProbeError, Tablebase};
 use crate::report::{self, AnswerError};
-use crate::game::rules::Variant;
 use crate::table::{Corruption, TableDir, TableError};
 use clap::Args;
 use std::path::{Path, PathBuf};

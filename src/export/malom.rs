@@ -12,11 +12,11 @@
 //! positions to one slot), so symmetric positions get the same value.
 
 use super::{AtomicFile, ExportError};
+use crate::game::rules::{Bits, MIN_STONES, Variant};
+use crate::game::value::Value;
 use crate::sector::index::{Sector, SectorIndex, binomial, combinations, next_combination};
 use crate::sector::index::{pdep, pext};
-use crate::game::rules::{Bits, MIN_STONES, Variant};
 use crate::table::{FLAG_UNREACHABLE_DONT_CARE, FileKind, TableDir, TableSet, table_path};
-use crate::game::value::Value;
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};

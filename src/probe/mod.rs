@@ -19,13 +19,13 @@
 //! A [`Tablebase`] is `Send + Sync`: many threads may probe it at once. Files are opened on
 //! first use; a missing or damaged file is an error naming it.
 
-use crate::sector::index::Sector;
 use crate::game::movegen::{Convention, legal_moves, play};
 use crate::game::notation::{PositionError, parse_position};
 use crate::game::position::{Move, Position};
 use crate::game::rules::{MIN_STONES, Variant};
-use crate::table::{TableError, TableSet, Wdl, check_table_dir};
 use crate::game::value::{NMoveRule, RuleValue, Value, best_of};
+use crate::sector::index::Sector;
+use crate::table::{TableError, TableSet, Wdl, check_table_dir};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;

@@ -118,4 +118,3 @@ pub(crate) fn stop_cleanly_on_signals() -> io::Result<()> {
     let _ = INSTALLED.set(());
     Ok(())
 }
-

@@ -10,11 +10,11 @@ use super::{
     FileKind, SYMBOL_DRAW, SYMBOL_WIN, TableError, TableSet, for_each_orbit_run, sector_status,
     symbols_of, unreachable_in_run,
 };
+use crate::game::rules::{Bits, MIN_STONES};
+use crate::game::value::{NMoveRule, UNUSED, Value};
 use crate::sector::graph::MoveSectors;
 use crate::sector::index::{Sector, SectorIndex};
 use crate::sector::reach::ReachFilter;
-use crate::game::rules::{Bits, MIN_STONES};
-use crate::game::value::{NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::path::Path;

@@ -10,10 +10,10 @@ use super::{
     INDEX_SCHEME, MAX_BLOCK_SLOTS, TRAILER_LEN, TableError, distance_path, for_each_orbit_run,
     symbols_of, wdl_path,
 };
-use crate::sector::index::{Sector, SectorIndex};
-use crate::sector::reach::ReachFilter;
 use crate::game::rules::Variant;
 use crate::game::value::{MAX_PLIES, NMoveRule, UNUSED, Value};
+use crate::sector::index::{Sector, SectorIndex};
+use crate::sector::reach::ReachFilter;
 use rayon::prelude::*;
 use std::fs;
 use std::io::Write;
