@@ -13,13 +13,15 @@
 //! * notation: [`parse_position`], [`format_position`], [`parse_move`], [`format_move`];
 //! * values: [`Value`] (win/loss in plies, draw) and, under the N-move rule, [`NMoveRule`] and
 //!   [`RuleValue`];
-//! * tables: [`generate()`] and [`generate_with`] to solve sectors into a directory (and
-//!   [`generate_components`], a cluster worker's exactly-these-components run),
+//! * tables: [`generate()`] to solve sectors into a directory (with [`GenerateOptions`]: the
+//!   N-move rule, a memory bound, a cluster worker's exactly-these-components run, progress),
 //!   [`Tablebase`] to probe it, [`verify_sector`] to re-derive stored values, and the error
-//!   types [`GenerateError`], [`ProbeError`], [`TableError`];
+//!   types [`GenerateError`], [`ProbeError`], [`TableError`]; [`solve_component`] solves one
+//!   component in memory;
 //! * sectors: [`Sector`], [`SectorIndex`] (the dense symmetry-reduced numbering), [`plan()`];
 //!   the sector graph: [`start_sector`], [`successor_sectors`], [`reachable_sectors`],
-//!   [`component`], [`dependencies`], [`solving_order`], [`moving_sectors_up_to`].
+//!   [`Component`] (sectors solved together, and what they read), [`solving_order`],
+//!   [`moving_sectors_up_to`].
 //!
 //! [`engine`] plays perfectly from the tables (and searches beyond them) and speaks Sanmill's
 //! UCI dialect; [`export`] writes tables in Malom's format for the Sanmill app; [`format`](mod@format) exposes the on-disk layout for tools that read the files directly
@@ -37,7 +39,8 @@
 //! let variant = Variant::by_name("three").expect("a known variant");
 //! let dir = std::env::temp_dir().join(format!("millbase-doc-{}", std::process::id()));
 //! // Every sector the empty board depends on: the whole game.
-//! millbase::generate(&variant, &dir, &[start_sector(&variant)], &millbase::Silent)?;
+//! let options = millbase::GenerateOptions::default();
+//! millbase::generate(&variant, &dir, &[start_sector(&variant)], &options)?;
 //!
 //! let tables = Tablebase::open(&dir, variant)?;
 //! let start = parse_position(&variant, "start")?;
@@ -59,13 +62,13 @@
 #![warn(missing_docs)]
 
 // The layers, each importing only those above it in this list.
-mod sys;
+mod build;
 mod game;
+mod probe;
 mod sector;
 mod solve;
+mod sys;
 mod table;
-mod build;
-mod probe;
 
 #[cfg(feature = "cli")]
 mod cli;
@@ -79,45 +82,45 @@ pub mod export;
 
 pub use build::generate::{
     ComponentReport, GenerateError, GenerateObserver, GenerateOptions, Silent, generate,
-    generate_components, generate_with,
 };
-pub use sector::graph::{
-    component, dependencies, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,
-    successor_sectors,
-};
-pub use sector::index::{Sector, SectorIndex, SectorParseError};
 pub use build::lock::ComponentLock;
-pub use game::movegen::{Convention, Outcome, is_legal, legal_moves, outcome, perft, play, unmoves};
+pub use build::plan::{PlanEntry, plan};
+pub use build::verify::{Mismatch, ValueLookup, VerifyOptions, verify_sector};
+pub use game::movegen::{
+    Convention, Outcome, is_legal, legal_moves, outcome, perft, play, unmoves,
+};
 pub use game::notation::{
     MoveError, PositionError, PositionInfo, START, format_move, format_position,
     format_position_info, parse_legal_move, parse_move, parse_position, parse_position_info,
 };
-pub use build::plan::{PlanEntry, plan};
 pub use game::position::{Color, Move, Position};
-pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase};
 pub use game::rules::{
     Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
 };
+pub use game::value::{NMoveRule, RuleValue, Value};
+pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase};
+pub use sector::graph::{
+    Component, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,
+    successor_sectors,
+};
+pub use sector::index::{Sector, SectorIndex, SectorParseError};
 pub use solve::{
-    SectorStats, SolveError, SolveOptions, Solved, SolvedValues, solve_component,
-    solve_component_from, solve_component_under, solve_component_with,
+    DependencyValues, SectorStats, SolveError, SolveOptions, Solved, SolvedValues, solve_component,
 };
 pub use table::{
     CompactReport, Corruption, TableAccess, TableError, TableSet, Wdl, WdlCounts, WdlLayout,
     WriteOptions, WriteReport, compact_sector, write_sector,
 };
-pub use game::value::{NMoveRule, RuleValue, Value};
-pub use build::verify::{Mismatch, ValueLookup, verify_sector, verify_sector_under};
 
 /// The layout of the table files and of solved values, for tools that read or damage the
 /// files directly (docs/FORMAT.md). Programs that only probe do not need it.
 pub mod format {
+    pub use crate::game::value::{DRAW, UNUSED, WIN_FLAG};
     pub use crate::table::{
         DISTANCE_EXTENSION, FileKind, HEADER_LEN, Header, MAGIC, SectorCheck, VERSION,
         WDL_EXTENSION, distance_path, read_table, sector_is_complete, sector_status, table_path,
         wdl_path,
     };
-    pub use crate::game::value::{DRAW, UNUSED, WIN_FLAG};
 }
 
 /// The `millbase` program's entry point: parses the command line, runs the command and
