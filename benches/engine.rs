@@ -10,7 +10,7 @@ use millbase::engine::game::{DrawRules, Game};
 use millbase::engine::matches::Rng;
 use millbase::engine::{Engine, EngineConfig, Limits, Source};
 use millbase::{
-    Color, Convention, Position, Sector, SectorIndex, SolvedValues, WriteOptions, component,
+    Color, Convention, Position, Sector, SectorIndex, SolveOptions, SolvedValues, WriteOptions,
     legal_moves, outcome, play, solve_component, write_sector,
 };
 use millbase::{PositionInfo, Variant};
@@ -59,11 +59,11 @@ fn bench(c: &mut Criterion) {
     let v = Variant::standard();
     let dir = tempfile::tempdir().unwrap();
     let mut solved = SolvedValues::new();
-    for first in millbase::solving_order(&v, &[Sector::moving(4, 4)]) {
-        if component(&v, first).iter().all(|s| solved.contains_key(s)) {
+    for c in millbase::solving_order(&v, &[Sector::moving(4, 4)]) {
+        if c.sectors().iter().all(|s| solved.contains_key(s)) {
             continue;
         }
-        for out in solve_component(&v, first, &solved, &|_| {}).unwrap() {
+        for out in solve_component(&v, &c, &solved, &SolveOptions::default()).unwrap() {
             write_sector(
                 dir.path(),
                 &v,

@@ -6,8 +6,8 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use millbase::{
-    Color, Position, Sector, SolvedValues, TableSet, Tablebase, Variant, WriteOptions,
-    solve_component, write_sector,
+    Color, Component, Position, Sector, SolveOptions, SolvedValues, TableSet, Tablebase, Variant,
+    WriteOptions, solve_component, write_sector,
 };
 use std::hint::black_box;
 use std::sync::Arc;
@@ -51,7 +51,9 @@ fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let mut solved = SolvedValues::new();
     for s in [Sector::moving(3, 3), Sector::moving(3, 4)] {
-        for out in solve_component(&v, s, &solved, &|_| {}).unwrap() {
+        for out in
+            solve_component(&v, &Component::of(&v, s), &solved, &SolveOptions::default()).unwrap()
+        {
             write_sector(
                 dir.path(),
                 &v,

@@ -20,7 +20,8 @@ use millbase::Sector;
 use millbase::format::{DRAW, UNUSED, WIN_FLAG};
 use millbase::format::{WDL_EXTENSION, read_table};
 use millbase::{
-    Bits, SolvedValues, TableSet, Variant, WriteOptions, WriteReport, solve_component, write_sector,
+    Bits, Component, SolveOptions, SolvedValues, TableSet, Variant, WriteOptions, WriteReport,
+    solve_component, write_sector,
 };
 use std::hint::black_box;
 use std::path::Path;
@@ -48,7 +49,9 @@ fn bench(c: &mut Criterion) {
     let v = Variant::standard();
     let mut solved = SolvedValues::new();
     for s in [Sector::moving(3, 3), Sector::moving(3, 4)] {
-        for out in solve_component(&v, s, &solved, &|_| {}).unwrap() {
+        for out in
+            solve_component(&v, &Component::of(&v, s), &solved, &SolveOptions::default()).unwrap()
+        {
             solved.insert(out.sector, Arc::new(out.values));
         }
     }

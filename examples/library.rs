@@ -6,8 +6,8 @@
 //! ```
 
 use millbase::{
-    GenerateOptions, NMoveRule, ProbeError, Silent, TableError, Tablebase, Variant, format_move,
-    generate, generate_with, parse_position_info,
+    GenerateOptions, NMoveRule, ProbeError, TableError, Tablebase, Variant, format_move, generate,
+    parse_position_info,
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -17,7 +17,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Solve the sector and everything it depends on (resumable: finished sectors are kept).
     let plain = root.join("plain");
-    generate(&variant, &plain, &[sector], &Silent)?;
+    generate(&variant, &plain, &[sector], &GenerateOptions::default())?;
     // The same under the 10-move rule: a directory holds the tables of one rule only.
     let rule = NMoveRule::new(10).expect("N is at most NMoveRule::MAX_N");
     let ruled = root.join("rule10");
@@ -25,7 +25,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         rule,
         ..GenerateOptions::default()
     };
-    generate_with(&variant, &ruled, &[sector], options, &Silent)?;
+    generate(&variant, &ruled, &[sector], &options)?;
 
     // Open the tables and read a position (Sanmill's notation; the 16th field is the
     // N-move counter: plies since the last removal or placement).

@@ -13,13 +13,15 @@
 //! * notation: [`parse_position`], [`format_position`], [`parse_move`], [`format_move`];
 //! * values: [`Value`] (win/loss in plies, draw) and, under the N-move rule, [`NMoveRule`] and
 //!   [`RuleValue`];
-//! * tables: [`generate()`] and [`generate_with`] to solve sectors into a directory (and
-//!   [`generate_components`], a cluster worker's exactly-these-components run),
+//! * tables: [`generate()`] to solve sectors into a directory (with [`GenerateOptions`]: the
+//!   N-move rule, a memory bound, a cluster worker's exactly-these-components run, progress),
 //!   [`Tablebase`] to probe it, [`verify_sector`] to re-derive stored values, and the error
-//!   types [`GenerateError`], [`ProbeError`], [`TableError`];
+//!   types [`GenerateError`], [`ProbeError`], [`TableError`]; [`solve_component`] solves one
+//!   component in memory;
 //! * sectors: [`Sector`], [`SectorIndex`] (the dense symmetry-reduced numbering), [`plan()`];
 //!   the sector graph: [`start_sector`], [`successor_sectors`], [`reachable_sectors`],
-//!   [`component`], [`dependencies`], [`solving_order`], [`moving_sectors_up_to`].
+//!   [`Component`] (sectors solved together, and what they read), [`solving_order`],
+//!   [`moving_sectors_up_to`].
 //!
 //! [`engine`] plays perfectly from the tables (and searches beyond them) and speaks Sanmill's
 //! UCI dialect; [`export`] writes tables in Malom's format for the Sanmill app; [`format`](mod@format) exposes the on-disk layout for tools that read the files directly
@@ -37,7 +39,8 @@
 //! let variant = Variant::by_name("three").expect("a known variant");
 //! let dir = std::env::temp_dir().join(format!("millbase-doc-{}", std::process::id()));
 //! // Every sector the empty board depends on: the whole game.
-//! millbase::generate(&variant, &dir, &[start_sector(&variant)], &millbase::Silent)?;
+//! let options = millbase::GenerateOptions::default();
+//! millbase::generate(&variant, &dir, &[start_sector(&variant)], &options)?;
 //!
 //! let tables = Tablebase::open(&dir, variant)?;
 //! let start = parse_position(&variant, "start")?;
@@ -79,11 +82,10 @@ pub mod export;
 
 pub use build::generate::{
     ComponentReport, GenerateError, GenerateObserver, GenerateOptions, Silent, generate,
-    generate_components, generate_with,
 };
 pub use build::lock::ComponentLock;
 pub use build::plan::{PlanEntry, plan};
-pub use build::verify::{Mismatch, ValueLookup, verify_sector, verify_sector_under};
+pub use build::verify::{Mismatch, ValueLookup, VerifyOptions, verify_sector};
 pub use game::movegen::{
     Convention, Outcome, is_legal, legal_moves, outcome, perft, play, unmoves,
 };
@@ -98,13 +100,12 @@ pub use game::rules::{
 pub use game::value::{NMoveRule, RuleValue, Value};
 pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase};
 pub use sector::graph::{
-    component, dependencies, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,
+    Component, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,
     successor_sectors,
 };
 pub use sector::index::{Sector, SectorIndex, SectorParseError};
 pub use solve::{
-    SectorStats, SolveError, SolveOptions, Solved, SolvedValues, solve_component,
-    solve_component_from, solve_component_under, solve_component_with,
+    DependencyValues, SectorStats, SolveError, SolveOptions, Solved, SolvedValues, solve_component,
 };
 pub use table::{
     CompactReport, Corruption, TableAccess, TableError, TableSet, Wdl, WdlCounts, WdlLayout,

@@ -413,7 +413,8 @@ fn generate_waits_for_a_held_lock_and_cleans_up_after_a_killed_process() {
     std::fs::write(d.join("3-3-0-0.lock"), "999999\n").unwrap();
     std::fs::write(d.join("3-3-0-0.mbd.999999-0.tmp"), "partial").unwrap();
     // Another process solving 3-3: this test holds its lock.
-    let held = ComponentLock::acquire(d, Sector::moving(3, 3)).unwrap();
+    let c33 = millbase::Component::of(&millbase::Variant::standard(), Sector::moving(3, 3));
+    let held = ComponentLock::acquire(d, &c33).unwrap();
     let mut child = millbase()
         .args(["generate", "--quiet", "--dir", s(d), "3-3"])
         .spawn()

@@ -29,8 +29,8 @@
 //! undecided position) give the same values.
 
 use millbase::{
-    Bits, Color, Convention, Position, Sector, SectorIndex, SolvedValues, Value, Variant,
-    format_position, legal_moves, play, solve_component,
+    Bits, Color, Component, Convention, Position, Sector, SectorIndex, SolveOptions, SolvedValues,
+    Value, Variant, format_position, legal_moves, play, solve_component,
 };
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -400,7 +400,9 @@ fn counts(values: &Values, raw: &RawSector) -> [usize; 5] {
 fn solver_values(v: &Variant) -> SolvedValues {
     let mut solved = SolvedValues::new();
     for s in [Sector::moving(3, 3), Sector::moving(3, 4)] {
-        for out in solve_component(v, s, &solved, &|_| {}).unwrap() {
+        for out in
+            solve_component(v, &Component::of(v, s), &solved, &SolveOptions::default()).unwrap()
+        {
             solved.insert(out.sector, Arc::new(out.values));
         }
     }

@@ -30,9 +30,9 @@
 //! independently by `tests/oracle.rs`; 4-4 is not checked by an oracle).
 
 use millbase::{
-    Bits, Color, Convention, FullBoard, Outcome, Position, Sector, SectorIndex, SolvedValues,
-    Value, Variant, format_position, legal_moves, outcome, plan, play, reachable_sectors,
-    solve_component, start_sector,
+    Bits, Color, Convention, FullBoard, Outcome, Position, Sector, SectorIndex, SolveOptions,
+    SolvedValues, Value, Variant, format_position, legal_moves, outcome, plan, play,
+    reachable_sectors, solve_component, start_sector,
 };
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -433,7 +433,8 @@ fn solve_moving(v: &Variant, component: &[Sector], known: &Known) -> Vec<Table> 
 fn solver_values(v: &Variant) -> SolvedValues {
     let mut solved = SolvedValues::new();
     for entry in plan(v, &[]) {
-        for out in solve_component(v, entry.sectors[0], &solved, &|_| {}).unwrap() {
+        for out in solve_component(v, &entry.component, &solved, &SolveOptions::default()).unwrap()
+        {
             solved.insert(out.sector, Arc::new(out.values));
         }
     }

@@ -52,8 +52,8 @@ use canonical::{Symmetries, k_sets, key_of, pair, position_of, sector_of};
 use millbase::format::UNUSED;
 use millbase::{
     Bits, Color, Convention, NMoveRule, Position, PositionInfo, RuleValue, Sector, SectorIndex,
-    SolvedValues, Value, Variant, component, format_position_info, legal_moves, play,
-    solve_component_under, solving_order, start_sector,
+    SolveOptions, SolvedValues, Value, Variant, format_position_info, legal_moves, play,
+    solve_component, solving_order, start_sector,
 };
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -575,8 +575,12 @@ fn groups_in_order(sectors: &[Sector]) -> Vec<Vec<Sector>> {
 /// Solve `targets` and everything they need with the solver under `rule`, in solving order.
 fn solve_under(v: &Variant, targets: &[Sector], rule: NMoveRule) -> SolvedValues {
     let mut solved = SolvedValues::new();
-    for first in solving_order(v, targets) {
-        for out in solve_component_under(v, first, &solved, rule, &|_| {}).unwrap() {
+    let options = SolveOptions {
+        rule,
+        ..SolveOptions::default()
+    };
+    for c in solving_order(v, targets) {
+        for out in solve_component(v, &c, &solved, &options).unwrap() {
             solved.insert(out.sector, Arc::new(out.values));
         }
     }
@@ -731,7 +735,7 @@ fn three_mens_morris_whole_game_under_the_rule() {
     let start = start_sector(&v);
     let mut sectors: Vec<Sector> = solving_order(&v, &[start])
         .into_iter()
-        .flat_map(|first| component(&v, first))
+        .flat_map(|c| c.sectors().to_vec())
         .collect();
     sectors.sort();
     sectors.dedup();

@@ -4,9 +4,9 @@
 //! missing table names its file.
 
 use millbase::{
-    Color, Convention, NMoveRule, Position, PvEnd, RuleValue, Sector, SolvedValues, TableSet,
-    Tablebase, Value, Variant, WriteOptions, component, legal_moves, play, solve_component,
-    solve_component_under, write_sector,
+    Color, Convention, NMoveRule, Position, PvEnd, RuleValue, Sector, SolveOptions, SolvedValues,
+    TableSet, Tablebase, Value, Variant, WriteOptions, legal_moves, play, solve_component,
+    write_sector,
 };
 use rayon::prelude::*;
 use std::path::Path;
@@ -15,11 +15,11 @@ use std::sync::Arc;
 /// Solve `targets` (and what they need, in order) and write them into `dir`.
 fn solve_and_write(v: &Variant, dir: &Path, targets: &[Sector]) -> SolvedValues {
     let mut solved = SolvedValues::new();
-    for first in millbase::solving_order(v, targets) {
-        if component(v, first).iter().all(|s| solved.contains_key(s)) {
+    for c in millbase::solving_order(v, targets) {
+        if c.sectors().iter().all(|s| solved.contains_key(s)) {
             continue;
         }
-        for out in solve_component(v, first, &solved, &|_| {}).unwrap() {
+        for out in solve_component(v, &c, &solved, &SolveOptions::default()).unwrap() {
             write_sector(dir, v, out.sector, &out.values, &WriteOptions::default()).unwrap();
             solved.insert(out.sector, Arc::new(out.values));
         }
@@ -250,11 +250,15 @@ fn under_the_n_move_rule_a_drawn_line_ends_at_n_plies_or_a_repetition() {
     let rule = NMoveRule::new(6).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut solved = SolvedValues::new();
-    for first in millbase::solving_order(&v, &[Sector::moving(3, 4)]) {
-        if solved.contains_key(&first) {
+    let solve = SolveOptions {
+        rule,
+        ..SolveOptions::default()
+    };
+    for c in millbase::solving_order(&v, &[Sector::moving(3, 4)]) {
+        if solved.contains_key(&c.first()) {
             continue;
         }
-        for out in solve_component_under(&v, first, &solved, rule, &|_| {}).unwrap() {
+        for out in solve_component(&v, &c, &solved, &solve).unwrap() {
             let options = WriteOptions {
                 rule,
                 ..WriteOptions::default()

@@ -2,8 +2,8 @@
 //! and the file round trip.
 
 use millbase::{
-    NMoveRule, Sector, SolvedValues, TableSet, Value, ValueLookup, Variant, WriteOptions,
-    component, dependencies, moving_sectors_up_to, solve_component_under, verify_sector_under,
+    NMoveRule, Sector, SolveOptions, SolvedValues, TableSet, Value, ValueLookup, Variant,
+    VerifyOptions, WriteOptions, moving_sectors_up_to, solve_component, verify_sector,
     write_sector,
 };
 use std::collections::HashMap;
@@ -12,14 +12,18 @@ use std::sync::Arc;
 /// Solve `targets` and their dependencies under `rule`.
 fn solve_all(v: &Variant, targets: &[Sector], rule: NMoveRule) -> SolvedValues {
     let mut solved = SolvedValues::new();
-    for first in millbase::solving_order(v, targets) {
-        for d in dependencies(v, first) {
-            assert!(solved.contains_key(&d), "{d} before {first}");
+    let options = SolveOptions {
+        rule,
+        ..SolveOptions::default()
+    };
+    for c in millbase::solving_order(v, targets) {
+        for d in c.dependencies() {
+            assert!(solved.contains_key(d), "{d} before {}", c.first());
         }
-        for out in solve_component_under(v, first, &solved, rule, &|_| {}).unwrap() {
+        for out in solve_component(v, &c, &solved, &options).unwrap() {
             solved.insert(out.sector, Arc::new(out.values));
         }
-        assert!(component(v, first).iter().all(|s| solved.contains_key(s)));
+        assert!(c.sectors().iter().all(|s| solved.contains_key(s)));
     }
     solved
 }
@@ -76,8 +80,11 @@ fn tables_under_the_rule_verify_and_round_trip() {
         };
         let mut cursed = HashMap::new();
         for (&s, values) in &solved {
-            let (checked, bad, report) =
-                verify_sector_under(&v, s, &Lookup(&solved), rule, 5, &|_| {});
+            let check = VerifyOptions {
+                rule,
+                ..VerifyOptions::default()
+            };
+            let (checked, bad, report) = verify_sector(&v, s, &Lookup(&solved), &check);
             assert_eq!(bad, 0, "N = {n}, sector {s}: {report:?}");
             assert!(checked > 0);
             write_sector(dir.path(), &v, s, values, &options).unwrap();

@@ -1,6 +1,8 @@
 //! The reference figures of RULES.md, reproduced by the solver.
 
-use millbase::{Sector, SectorStats, SolvedValues, Variant, solve_component};
+use millbase::{
+    Component, Sector, SectorStats, SolveOptions, SolvedValues, Variant, solve_component,
+};
 use std::sync::Arc;
 
 fn solve(v: &Variant, sectors: &[Sector]) -> SolvedValues {
@@ -9,7 +11,9 @@ fn solve(v: &Variant, sectors: &[Sector]) -> SolvedValues {
         if solved.contains_key(&s) {
             continue;
         }
-        for out in solve_component(v, s, &solved, &|_| {}).unwrap() {
+        for out in
+            solve_component(v, &Component::of(v, s), &solved, &SolveOptions::default()).unwrap()
+        {
             solved.insert(out.sector, Arc::new(out.values));
         }
     }

@@ -5,8 +5,8 @@
 use millbase::format::UNUSED;
 use millbase::format::{FileKind, HEADER_LEN, distance_path, sector_is_complete, wdl_path};
 use millbase::{
-    Corruption, Sector, SectorIndex, SolvedValues, TableError, TableSet, Wdl, WdlLayout,
-    WriteOptions, component, solve_component, write_sector,
+    Component, Corruption, Sector, SectorIndex, SolveOptions, SolvedValues, TableError, TableSet,
+    Wdl, WdlLayout, WriteOptions, solve_component, write_sector,
 };
 use millbase::{Value, Variant};
 use proptest::prelude::*;
@@ -20,11 +20,13 @@ fn solved() -> &'static SolvedValues {
         let v = Variant::standard();
         let mut solved = SolvedValues::new();
         for s in [Sector::moving(3, 3), Sector::moving(3, 4)] {
-            for out in solve_component(&v, s, &solved, &|_| {}).unwrap() {
+            for out in solve_component(&v, &Component::of(&v, s), &solved, &SolveOptions::default())
+                .unwrap()
+            {
                 solved.insert(out.sector, Arc::new(out.values));
             }
         }
-        assert_eq!(component(&v, Sector::moving(3, 4)).len(), 2);
+        assert_eq!(Component::of(&v, Sector::moving(3, 4)).sectors().len(), 2);
         solved
     })
 }

@@ -8,8 +8,8 @@
 use millbase::format::{
     FileKind, HEADER_LEN, distance_path, sector_is_complete, sector_status, table_path, wdl_path,
 };
-use millbase::{NMoveRule, Sector, Variant};
-use millbase::{SolvedValues, TableSet, WriteOptions, solve_component, write_sector};
+use millbase::{Component, NMoveRule, Sector, Variant};
+use millbase::{SolveOptions, SolvedValues, TableSet, WriteOptions, solve_component, write_sector};
 use proptest::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
@@ -56,7 +56,9 @@ fn fixture() -> &'static (Vec<u8>, Vec<u8>) {
     static FILES: OnceLock<(Vec<u8>, Vec<u8>)> = OnceLock::new();
     FILES.get_or_init(|| {
         let v = three();
-        let solved = solve_component(&v, S33, &SolvedValues::new(), &|_| {}).unwrap();
+        let c = Component::of(&v, S33);
+        let solved =
+            solve_component(&v, &c, &SolvedValues::new(), &SolveOptions::default()).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let options = WriteOptions {
             block_slots: 16,

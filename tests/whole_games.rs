@@ -2,8 +2,8 @@
 //! position with the forward verifier.
 
 use millbase::{
-    Sector, SectorStats, SolvedValues, Value, ValueLookup, Variant, plan, solve_component,
-    start_sector, verify_sector,
+    Sector, SectorStats, SolveOptions, SolvedValues, Value, ValueLookup, Variant, VerifyOptions,
+    plan, solve_component, start_sector, verify_sector,
 };
 use std::sync::Arc;
 
@@ -18,7 +18,8 @@ impl ValueLookup for Lookup<'_> {
 fn solve_all(v: &Variant) -> SolvedValues {
     let mut solved = SolvedValues::new();
     for entry in plan(v, &[]) {
-        for out in solve_component(v, entry.sectors[0], &solved, &|_| {}).unwrap() {
+        for out in solve_component(v, &entry.component, &solved, &SolveOptions::default()).unwrap()
+        {
             solved.insert(out.sector, Arc::new(out.values));
         }
     }
@@ -28,7 +29,7 @@ fn solve_all(v: &Variant) -> SolvedValues {
 fn check_all(v: &Variant, solved: &SolvedValues) -> u64 {
     let mut checked = 0;
     for &s in solved.keys() {
-        let (n, bad, report) = verify_sector(v, s, &Lookup(solved), 5, &|_| {});
+        let (n, bad, report) = verify_sector(v, s, &Lookup(solved), &VerifyOptions::default());
         assert_eq!(bad, 0, "{} sector {s}: {report:?}", v.name);
         checked += n;
     }

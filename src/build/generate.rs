@@ -2,12 +2,12 @@
 //! resume (finished sectors are not redone), atomic writes, statistics and peak memory.
 
 use crate::build::lock::ComponentLock;
-use crate::build::plan::largest_exit_slots;
+use crate::build::plan::SolveMemory;
 use crate::game::rules::Variant;
 use crate::game::value::NMoveRule;
-use crate::sector::graph::{component, dependencies, is_exit_only, solving_order};
+use crate::sector::graph::{Component, solving_order};
 use crate::sector::index::{Sector, SectorIndex};
-use crate::solve::{SectorStats, SolveError, SolveOptions, solve_component_from};
+use crate::solve::{SectorStats, SolveError, SolveOptions, solve_component};
 use crate::table::{
     Corruption, FileKind, TableDir, TableError, TableSet, WriteOptions, is_temporary_of,
     sector_is_complete_under, sector_status, table_path, write_sector,
@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 /// What happened to one component.
 #[derive(Clone, Debug)]
 pub struct ComponentReport {
-    /// The sectors of the component.
-    pub sectors: Vec<Sector>,
+    /// The component.
+    pub component: Component,
     /// Solved now (false: already on disk).
     pub solved: bool,
     /// Not solved now because another process sharing the directory solved it while this
@@ -48,23 +48,23 @@ pub trait GenerateObserver: Sync {
     fn run_started(&self, _work: u64) {}
     /// Another process (`holder`: its process id, if known) holds the lock of the component:
     /// this one waits for it, then uses the component if it is complete.
-    fn component_waiting(&self, _sectors: &[Sector], _holder: Option<u32>) {}
+    fn component_waiting(&self, _component: &Component, _holder: Option<u32>) {}
     /// Solving of a component with this many work units starts.
-    fn component_started(&self, _sectors: &[Sector], _work: u64) {}
+    fn component_started(&self, _component: &Component, _work: u64) {}
     /// Units of work done.
     fn advance(&self, _units: u64) {}
     /// A component finished (or was found on disk).
     fn component_finished(&self, _report: &ComponentReport) {}
 }
 
-/// An observer that shows nothing.
+/// An observer that shows nothing (the default [`GenerateOptions::observer`]).
 pub struct Silent;
 
 impl GenerateObserver for Silent {}
 
 /// Work units of a component (two per slot: forward pass and propagation).
-pub fn component_work(v: &Variant, first: Sector) -> u64 {
-    component(v, first)
+pub fn component_work(v: &Variant, c: &Component) -> u64 {
+    c.sectors()
         .iter()
         .map(|&s| 2 * SectorIndex::new(v, s).slots())
         .sum()
@@ -80,8 +80,9 @@ pub enum GenerateError {
     /// The directory holds a table of another variant (or of other rules): nothing is
     /// written into it. The error names the file and both variants.
     OtherVariant(TableError),
-    /// [`generate_components`] was asked for components whose dependencies are not
-    /// complete in the directory: each such sector, with what is wrong with its files.
+    /// [`generate`] was asked for the named components alone ([`GenerateOptions::no_deps`])
+    /// and their dependencies are not complete in the directory: each such sector, with what
+    /// is wrong with its files.
     MissingDependencies {
         /// The table directory.
         dir: std::path::PathBuf,
@@ -143,24 +144,9 @@ impl From<SolveError> for GenerateError {
     }
 }
 
-/// Solve `targets` and everything they need into `dir` (created if needed) without the
-/// N-move rule and with every position solved; see [`generate_with`].
-///
-/// # Errors
-///
-/// As [`generate_with`].
-pub fn generate(
-    v: &Variant,
-    dir: &Path,
-    targets: &[Sector],
-    observer: &dyn GenerateObserver,
-) -> Result<Vec<ComponentReport>, GenerateError> {
-    generate_with(v, dir, targets, GenerateOptions::default(), observer)
-}
-
-/// How [`generate_with`] solves and writes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GenerateOptions {
+/// How [`generate`] solves and writes, and whom it tells.
+#[derive(Clone, Copy)]
+pub struct GenerateOptions<'a> {
     /// The N-move rule (none by default). A directory holds tables of one rule only.
     pub rule: NMoveRule,
     /// Leave the positions no game reaches (`reach`) unsolved and store them as
@@ -169,32 +155,50 @@ pub struct GenerateOptions {
     /// Memory allowed for a component's solve, bytes: a component whose working memory
     /// (its cells and exit tables) exceeds it keeps its cells in a memory-mapped scratch file in
     /// the table directory ([`SolveOptions::spill_dir`]) instead of failing for lack of
-    /// memory. `None`: no limit.
+    /// memory. `None` (the default): no limit.
     pub max_memory: Option<u64>,
+    /// Solve exactly the components of the targets, in solving order, reading the tables
+    /// of everything else they depend on from the directory, which must hold them complete
+    /// (the worker of a cluster workflow: `millbase generate --no-deps`). False (the
+    /// default): solve the targets and everything they need that is not there yet.
+    pub no_deps: bool,
+    /// Told of the run's progress ([`Silent`] by default).
+    pub observer: &'a dyn GenerateObserver,
 }
 
-/// The memory the solver works in for the component of `first`, bytes: its working cells
-/// (4 bytes per slot of every sector, 2 for a sector solved in one pass over its exits)
-/// plus the largest set of exit tables it holds at once (2 bytes per slot). The tables being
-/// written and the program itself come on top.
-pub fn working_memory(v: &Variant, first: Sector) -> u64 {
-    let sectors = component(v, first);
-    let cell_bytes = if is_exit_only(v, first) { 2 } else { 4 };
-    let cells: u64 = sectors
-        .iter()
-        .map(|&s| SectorIndex::new(v, s).slots() * cell_bytes)
-        .sum();
-    cells + 2 * largest_exit_slots(v, &sectors)
+impl Default for GenerateOptions<'_> {
+    fn default() -> Self {
+        GenerateOptions {
+            rule: NMoveRule::NONE,
+            skip_unreachable: false,
+            max_memory: None,
+            no_deps: false,
+            observer: &Silent,
+        }
+    }
+}
+
+impl std::fmt::Debug for GenerateOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GenerateOptions")
+            .field("rule", &self.rule)
+            .field("skip_unreachable", &self.skip_unreachable)
+            .field("max_memory", &self.max_memory)
+            .field("no_deps", &self.no_deps)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Solve `targets` and everything they need into `dir` (created if needed), skipping
-/// components already there. Each component is solved under its lock ([`ComponentLock`]), so
-/// that processes sharing `dir` never solve one twice: a process that finds a component
-/// locked waits, then keeps what the other one wrote. A component with some files on disk
-/// that are not complete (a missing half, a damaged file) is solved again, and its report
-/// says why ([`ComponentReport::repaired`]); a table of another N-move rule is an error
-/// naming it (a directory holds tables of one rule only), and so is a table of another
-/// variant ([`GenerateError::OtherVariant`], before anything is written).
+/// components already there; with [`GenerateOptions::no_deps`], exactly the components of
+/// `targets`, each of their other dependencies read from `dir`. Each component is solved
+/// under its lock ([`ComponentLock`]), so that processes sharing `dir` never solve one twice:
+/// a process that finds a component locked waits, then keeps what the other one wrote. A
+/// component with some files on disk that are not complete (a missing half, a damaged file)
+/// is solved again, and its report says why ([`ComponentReport::repaired`]); a table of
+/// another N-move rule is an error naming it (a directory holds tables of one rule only), and
+/// so is a table of another variant ([`GenerateError::OtherVariant`], before anything is
+/// written).
 ///
 /// # Errors
 ///
@@ -204,63 +208,46 @@ pub fn working_memory(v: &Variant, first: Sector) -> u64 {
 /// (nothing is written then); [`GenerateError::Table`] with [`TableError::Corrupt`] and
 /// [`Corruption::OtherNMoveRule`] if it holds a table of another N-move rule than `options.rule`;
 /// [`GenerateError::Solve`] with [`SolveError::Spill`] if a component over
-/// [`GenerateOptions::max_memory`] cannot get its scratch file. Components finished before the
-/// error stay on disk, and a later run resumes after them.
-pub fn generate_with(
+/// [`GenerateOptions::max_memory`] cannot get its scratch file; with
+/// [`GenerateOptions::no_deps`], [`GenerateError::MissingDependencies`] if a dependency outside
+/// the named components is missing or damaged in `dir` (nothing is solved then), naming each
+/// file and what is wrong. Components finished before the error stay on disk, and a later run
+/// resumes after them.
+pub fn generate(
     v: &Variant,
     dir: &Path,
     targets: &[Sector],
-    options: GenerateOptions,
-    observer: &dyn GenerateObserver,
+    options: &GenerateOptions<'_>,
 ) -> Result<Vec<ComponentReport>, GenerateError> {
+    let mut order = solving_order(v, targets);
+    if options.no_deps {
+        order.retain(|c| c.sectors().iter().any(|s| targets.contains(s)));
+    }
     prepare_dir(dir)?;
     refuse_other_variant(v, dir)?;
     refuse_other_rule(TableSet::new(dir, *v).with_rule(options.rule).detect_rule())?;
-    solve_components(v, dir, solving_order(v, targets), options, observer)
+    if options.no_deps {
+        check_dependencies(v, dir, options.rule, &order)?;
+    }
+    solve_components(v, dir, order, options)
 }
 
-/// Solve exactly the components of `sectors` into `dir`, in solving order, reading the
-/// tables of everything else they depend on from `dir` (the worker of a cluster workflow:
-/// `millbase generate --no-deps`). Components already complete are kept; a component that
-/// another process is solving is waited for ([`ComponentLock`]). Before solving anything,
-/// every dependency outside the named components must be complete in `dir`:
-/// [`GenerateError::MissingDependencies`] names the files that are missing or damaged. A
-/// table of another variant in `dir` is [`GenerateError::OtherVariant`].
-///
-/// # Errors
-///
-/// [`GenerateError::MissingDependencies`] if a dependency outside the named components is missing
-/// or damaged in `dir` (nothing is solved then), naming each file and what is wrong; otherwise the
-/// errors of [`generate_with`].
-pub fn generate_components(
+/// Refuse to solve `order` alone unless every dependency outside it is complete in `dir`.
+fn check_dependencies(
     v: &Variant,
     dir: &Path,
-    sectors: &[Sector],
-    options: GenerateOptions,
-    observer: &dyn GenerateObserver,
-) -> Result<Vec<ComponentReport>, GenerateError> {
-    let key = |s: Sector| {
-        *component(v, s)
-            .iter()
-            .min()
-            .expect("a component has a sector")
-    };
-    let named: HashSet<Sector> = sectors.iter().map(|&s| key(s)).collect();
-    let order: Vec<Sector> = solving_order(v, sectors)
-        .into_iter()
-        .filter(|first| named.contains(first))
-        .collect();
-    prepare_dir(dir)?;
-    refuse_other_variant(v, dir)?;
-    refuse_other_rule(TableSet::new(dir, *v).with_rule(options.rule).detect_rule())?;
+    rule: NMoveRule,
+    order: &[Component],
+) -> Result<(), GenerateError> {
     let mut problems = Vec::new();
     let mut checked = HashSet::new();
-    for &first in &order {
-        for d in dependencies(v, first) {
-            if named.contains(&key(d)) || !checked.insert(d) {
+    for c in order {
+        for &d in c.dependencies() {
+            let named = order.iter().any(|c| c.sectors().contains(&d));
+            if named || !checked.insert(d) {
                 continue;
             }
-            if let Err(e) = sector_status(dir, v, options.rule, d) {
+            if let Err(e) = sector_status(dir, v, rule, d) {
                 if is_other_rule(&e) {
                     return Err(e.into());
                 }
@@ -274,40 +261,41 @@ pub fn generate_components(
             problems,
         });
     }
-    solve_components(v, dir, order, options, observer)
+    Ok(())
 }
 
-/// Solve the components named by their first sectors, in this order, skipping those on disk.
+/// Solve the components, in this order, skipping those on disk.
 fn solve_components(
     v: &Variant,
     dir: &Path,
-    firsts: Vec<Sector>,
-    options: GenerateOptions,
-    observer: &dyn GenerateObserver,
+    components: Vec<Component>,
+    options: &GenerateOptions<'_>,
 ) -> Result<Vec<ComponentReport>, GenerateError> {
     let rule = options.rule;
+    let observer = options.observer;
     // Which components are on disk already: checked once (it reads every file's checksums).
-    let order: Vec<(Sector, bool)> = firsts
+    let order: Vec<(Component, bool)> = components
         .into_iter()
-        .map(|first| {
-            let done = component(v, first)
+        .map(|c| {
+            let done = c
+                .sectors()
                 .iter()
                 .all(|&s| sector_is_complete_under(dir, v, rule, s));
-            (first, done)
+            (c, done)
         })
         .collect();
     observer.run_started(
         order
             .iter()
             .filter(|(_, done)| !done)
-            .map(|&(first, _)| component_work(v, first))
+            .map(|(c, _)| component_work(v, c))
             .sum(),
     );
     let mut reports = Vec::new();
-    for (first, done) in order {
-        let sectors = component(v, first);
+    for (component, done) in order {
+        let sectors = component.sectors();
         let kept = |by_other_process| ComponentReport {
-            sectors: sectors.clone(),
+            component: component.clone(),
             solved: false,
             by_other_process,
             repaired: Vec::new(),
@@ -318,18 +306,18 @@ fn solve_components(
             stats: Vec::new(),
         };
         if done {
-            remove_stale_lock(dir, first, &sectors);
+            remove_stale_lock(dir, &component);
             let report = kept(false);
             observer.component_finished(&report);
             reports.push(report);
             continue;
         }
         // One process at a time per component; a second one waits, then finds it complete.
-        let lock = match ComponentLock::try_acquire(dir, first)? {
+        let lock = match ComponentLock::try_acquire(dir, &component)? {
             Some(lock) => lock,
             None => {
-                observer.component_waiting(&sectors, ComponentLock::holder(dir, first));
-                ComponentLock::acquire(dir, first)?
+                observer.component_waiting(&component, ComponentLock::holder(dir, &component));
+                ComponentLock::acquire(dir, &component)?
             }
         };
         let mut problems: Vec<(Sector, TableError)> = sectors
@@ -350,7 +338,7 @@ fn solve_components(
             .filter(|&(s, _)| has_files(dir, s))
             .map(|(_, e)| e.to_string())
             .collect();
-        remove_stale_temporaries(dir, &sectors);
+        remove_stale_temporaries(dir, sectors);
         let start = Instant::now();
         reset_peak_memory();
         // A fresh set per component: files written since are read as they are now. The solver
@@ -361,19 +349,20 @@ fn solve_components(
         let load = |d: Sector| -> Result<Arc<Vec<u16>>, GenerateError> {
             Ok(Arc::new(tables.read_values(d)?))
         };
-        observer.component_started(&sectors, component_work(v, first));
+        observer.component_started(&component, component_work(v, &component));
         let advance = |n| observer.advance(n);
         // One-pass sectors (no internal moves) keep their 2-byte cells in memory.
         let spill = options
             .max_memory
-            .is_some_and(|max| working_memory(v, first) > max)
-            && !is_exit_only(v, first);
+            .is_some_and(|max| SolveMemory::of(v, &component).working() > max)
+            && !component.is_exit_only();
         let solve = SolveOptions {
             rule,
             skip_unreachable: options.skip_unreachable,
             spill_dir: spill.then_some(dir),
+            progress: &advance,
         };
-        let solved = solve_component_from(v, first, load, solve, &advance)?;
+        let solved = solve_component(v, &component, &load, &solve)?;
         drop(tables);
         let mut stats = Vec::new();
         for s in &solved {
@@ -387,7 +376,7 @@ fn solve_components(
         }
         drop(lock);
         let report = ComponentReport {
-            sectors,
+            component,
             solved: true,
             by_other_process: false,
             repaired,
@@ -415,12 +404,12 @@ fn refuse_other_variant(v: &Variant, dir: &Path) -> Result<(), GenerateError> {
 /// last file of a complete component left behind: taken if no process holds it, then
 /// dropped. A lock someone holds is theirs and left alone; so is anything at the lock's
 /// path that cannot be taken (housekeeping never stops a run that has nothing to solve).
-fn remove_stale_lock(dir: &Path, first: Sector, sectors: &[Sector]) {
-    if std::fs::symlink_metadata(crate::build::lock::lock_path(dir, first)).is_err() {
+fn remove_stale_lock(dir: &Path, component: &Component) {
+    if std::fs::symlink_metadata(crate::build::lock::lock_path(dir, component)).is_err() {
         return;
     }
-    if let Ok(Some(stale)) = ComponentLock::try_acquire(dir, first) {
-        remove_stale_temporaries(dir, sectors);
+    if let Ok(Some(stale)) = ComponentLock::try_acquire(dir, component) {
+        remove_stale_temporaries(dir, component.sectors());
         drop(stale);
     }
 }
@@ -519,7 +508,8 @@ mod source_tests {
         let temp = tempfile::tempdir().expect("a temporary directory");
         let not_a_dir = temp.path().join("file");
         std::fs::write(&not_a_dir, b"not a directory").expect("a file");
-        let e = generate(&variant, &not_a_dir, &[start_sector(&variant)], &Silent)
+        let options = GenerateOptions::default();
+        let e = generate(&variant, &not_a_dir, &[start_sector(&variant)], &options)
             .expect_err("a file is not a table directory");
         let source = e.source().expect("a source");
         let table = source.downcast_ref::<TableError>().expect("a TableError");

@@ -13,7 +13,7 @@
 //! The lock files are recorded as held ([`crate::sys::held`]), so that a process stopped by a
 //! signal removes them before it exits.
 
-use crate::sector::index::Sector;
+use crate::sector::graph::Component;
 use crate::table::TableError;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
@@ -28,9 +28,9 @@ pub struct ComponentLock {
     path: PathBuf,
 }
 
-/// Path of the lock file of the component whose first sector is `first`.
-pub fn lock_path(dir: &Path, first: Sector) -> PathBuf {
-    dir.join(format!("{}.lock", first.file_stem()))
+/// Path of the lock file of `component` (named by its first sector).
+pub fn lock_path(dir: &Path, component: &Component) -> PathBuf {
+    dir.join(format!("{}.lock", component.first().file_stem()))
 }
 
 /// `flock` the file, retrying on interruption; `Ok(false)` if `wait` is false and another
@@ -52,16 +52,15 @@ fn flock(file: &File, wait: bool) -> io::Result<bool> {
 }
 
 impl ComponentLock {
-    /// Take the lock of the component whose first sector is `first` in `dir`, waiting as
-    /// long as another process holds it.
+    /// Take the lock of `component` in `dir`, waiting as long as another process holds it.
     ///
     /// # Errors
     ///
     /// [`TableError::Io`] naming the lock file if it cannot be created, opened (a symbolic link
     /// there is not followed), locked or written; [`TableError::NotRegular`] if something other
     /// than a regular file (a named pipe, a directory) stands at its path.
-    pub fn acquire(dir: &Path, first: Sector) -> Result<ComponentLock, TableError> {
-        Ok(Self::take(dir, first, true)?.expect("a waiting lock is always taken"))
+    pub fn acquire(dir: &Path, component: &Component) -> Result<ComponentLock, TableError> {
+        Ok(Self::take(dir, component, true)?.expect("a waiting lock is always taken"))
     }
 
     /// Take the lock if no other process holds it; `None` if one does.
@@ -69,17 +68,20 @@ impl ComponentLock {
     /// # Errors
     ///
     /// As [`ComponentLock::acquire`]; a lock held by another process is `Ok(None)`, not an error.
-    pub fn try_acquire(dir: &Path, first: Sector) -> Result<Option<ComponentLock>, TableError> {
-        Self::take(dir, first, false)
+    pub fn try_acquire(
+        dir: &Path,
+        component: &Component,
+    ) -> Result<Option<ComponentLock>, TableError> {
+        Self::take(dir, component, false)
     }
 
     /// The process id written by the current holder of the lock, if it can be read.
-    pub fn holder(dir: &Path, first: Sector) -> Option<u32> {
+    pub fn holder(dir: &Path, component: &Component) -> Option<u32> {
         // Never blocks: not on a named pipe put in its place, nor on a long file.
         let file = OpenOptions::new()
             .read(true)
             .custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
-            .open(lock_path(dir, first))
+            .open(lock_path(dir, component))
             .ok()?;
         if !file.metadata().ok()?.is_file() {
             return None;
@@ -89,8 +91,12 @@ impl ComponentLock {
         text.trim().parse().ok()
     }
 
-    fn take(dir: &Path, first: Sector, wait: bool) -> Result<Option<ComponentLock>, TableError> {
-        let path = lock_path(dir, first);
+    fn take(
+        dir: &Path,
+        component: &Component,
+        wait: bool,
+    ) -> Result<Option<ComponentLock>, TableError> {
+        let path = lock_path(dir, component);
         let io = |error| TableError::Io {
             path: path.clone(),
             error,
@@ -161,7 +167,13 @@ impl Drop for ComponentLock {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::rules::Variant;
+    use crate::sector::index::Sector;
     use crate::sys::held::{create_held, forget_held, is_held, remove_held};
+
+    fn std_component(w: u8, b: u8) -> Component {
+        Component::of(&Variant::standard(), Sector::moving(w, b))
+    }
 
     #[test]
     fn held_files_are_recorded_while_they_exist() {
@@ -179,7 +191,7 @@ mod tests {
         assert!(create_held(&absent, || File::create(&absent)).is_err());
         assert!(!is_held(&absent));
         // A lock is recorded once taken, and forgotten with its file when dropped.
-        let lock = ComponentLock::acquire(dir.path(), Sector::moving(3, 4)).unwrap();
+        let lock = ComponentLock::acquire(dir.path(), &std_component(3, 4)).unwrap();
         let path = lock.path().to_path_buf();
         assert!(is_held(&path));
         drop(lock);
@@ -189,22 +201,27 @@ mod tests {
     #[test]
     fn one_holder_at_a_time_and_no_file_left() {
         let dir = tempfile::tempdir().unwrap();
-        let s = Sector::moving(4, 5);
-        let held = ComponentLock::try_acquire(dir.path(), s).unwrap().unwrap();
+        // Named by its smallest sector, from either sector.
+        let s = std_component(5, 4);
+        let held = ComponentLock::try_acquire(dir.path(), &s).unwrap().unwrap();
         assert_eq!(held.path(), dir.path().join("4-5-0-0.lock"));
         assert_eq!(
-            ComponentLock::holder(dir.path(), s),
+            ComponentLock::holder(dir.path(), &std_component(4, 5)),
             Some(std::process::id())
         );
         // flock locks belong to the open file: a second open in this process is refused.
-        assert!(ComponentLock::try_acquire(dir.path(), s).unwrap().is_none());
+        assert!(
+            ComponentLock::try_acquire(dir.path(), &s)
+                .unwrap()
+                .is_none()
+        );
         // Another component is independent.
-        let other = ComponentLock::try_acquire(dir.path(), Sector::moving(3, 3)).unwrap();
+        let other = ComponentLock::try_acquire(dir.path(), &std_component(3, 3)).unwrap();
         assert!(other.is_some());
         // A waiter gets the lock once the holder lets go.
         let waiter = std::thread::spawn({
             let d = dir.path().to_path_buf();
-            move || ComponentLock::acquire(&d, s).unwrap()
+            move || ComponentLock::acquire(&d, &s).unwrap()
         });
         std::thread::sleep(std::time::Duration::from_millis(50));
         assert!(!waiter.is_finished());

@@ -11,9 +11,7 @@
 
 use crate::game::rules::Variant;
 use crate::game::value::NMoveRule;
-use crate::sector::graph::{
-    component, dependencies, is_exit_only, reachable_sectors, solver_reads, solving_order,
-};
+use crate::sector::graph::{Component, reachable_sectors, solving_order};
 use crate::sector::index::{BoardTables, Sector, SectorIndex};
 use crate::table::TableDir;
 use std::collections::HashSet;
@@ -65,34 +63,15 @@ pub fn positions_up_to_symmetry(v: &Variant, s: Sector) -> u64 {
     (total / board.symmetries().len() as u128) as u64
 }
 
-/// Slots of the exit tables the solver holds at once while solving the component `sectors`:
-/// it reads one component sector's exits for that sector's forward pass only, so the largest
-/// such set counts, not all dependencies together.
-pub fn largest_exit_slots(v: &Variant, sectors: &[Sector]) -> u64 {
-    sectors
-        .iter()
-        .map(|&s| {
-            solver_reads(v, s)
-                .into_iter()
-                .flatten()
-                .map(|t| SectorIndex::new(v, t).slots())
-                .sum::<u64>()
-        })
-        .max()
-        .unwrap_or(0)
-}
-
 /// One entry of a solving plan.
 #[derive(Clone, Debug)]
 pub struct PlanEntry {
-    /// The component's sectors (solved together).
-    pub sectors: Vec<Sector>,
-    /// Positions up to symmetry, per sector.
+    /// The component (its sectors, solved together, and the sectors read while solving it).
+    pub component: Component,
+    /// Positions up to symmetry, per sector (in the order of [`Component::sectors`]).
     pub positions: Vec<u64>,
     /// Index slots (used and unused), per sector.
     pub slots: Vec<u64>,
-    /// Sectors read while solving it.
-    pub dependencies: Vec<Sector>,
 }
 
 /// The components needed for `targets` (all reachable sectors if empty) in solving order.
@@ -104,20 +83,18 @@ pub fn plan(v: &Variant, targets: &[Sector]) -> Vec<PlanEntry> {
     };
     solving_order(v, &targets)
         .into_iter()
-        .map(|first| {
-            let sectors = component(v, first);
-            PlanEntry {
-                positions: sectors
-                    .iter()
-                    .map(|&s| positions_up_to_symmetry(v, s))
-                    .collect(),
-                slots: sectors
-                    .iter()
-                    .map(|&s| SectorIndex::new(v, s).slots())
-                    .collect(),
-                dependencies: dependencies(v, first),
-                sectors,
-            }
+        .map(|component| PlanEntry {
+            positions: component
+                .sectors()
+                .iter()
+                .map(|&s| positions_up_to_symmetry(v, s))
+                .collect(),
+            slots: component
+                .sectors()
+                .iter()
+                .map(|&s| SectorIndex::new(v, s).slots())
+                .collect(),
+            component,
         })
         .collect()
 }
@@ -128,6 +105,29 @@ pub fn plan(v: &Variant, targets: &[Sector]) -> Vec<PlanEntry> {
 /// 7-7-2-2) after the per-opponent tables (5.18 M/s over the whole placing phase before them).
 const MOVING_RATE: f64 = 4.1e6;
 const PLACING_RATE: f64 = 6.0e6;
+/// The memory model of solving one component, the one source of the plan's peak estimate
+/// ([`SolveMemory::estimated_peak`]) and of the working memory that `generate --max-memory`
+/// bounds ([`SolveMemory::working`]).
+///
+/// The solver works in its cells (4 bytes per slot of every sector; 2 for a sector solved in
+/// one pass over its exits, [`Component::is_exit_only`]) and the exit tables it reads (2
+/// bytes per slot). It reads one component sector's exit tables for that sector's forward
+/// pass only, so the largest such set counts, not all dependencies together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveMemory {
+    /// Slots of the component's sectors together.
+    pub slots: u64,
+    /// Solved in one pass over its exits (2-byte cells, always in memory).
+    pub exit_only: bool,
+    /// Slots of the largest set of exit tables the solver holds at once.
+    pub largest_reads: u64,
+}
+
+/// Bytes per slot of the solver's cells: a 32-bit cell, or the one-pass solver's 16-bit value.
+const CELL_BYTES: u64 = 4;
+const EXIT_ONLY_CELL_BYTES: u64 = 2;
+/// Bytes per slot of an exit table held for a forward pass: its 16-bit values.
+const EXIT_VALUE_BYTES: u64 = 2;
 /// Peak bytes per slot while solving: the solver's 4-byte cells, the 2-byte output and the
 /// work lists; the one-pass solver of sectors without internal moves holds only its 2-byte
 /// output; each exit table held costs its 2-byte values plus the buffers of reading it. The
@@ -147,6 +147,51 @@ const PLACING_RATE: f64 = 6.0e6;
 const WORK_BYTES_PER_SLOT: f64 = 8.0;
 const EXIT_ONLY_BYTES_PER_SLOT: f64 = 2.0;
 const READ_BYTES_PER_SLOT: f64 = 3.5;
+
+impl SolveMemory {
+    /// The memory model of solving `c`.
+    pub fn of(v: &Variant, c: &Component) -> SolveMemory {
+        let slots = |s: Sector| SectorIndex::new(v, s).slots();
+        SolveMemory {
+            slots: c.sectors().iter().map(|&s| slots(s)).sum(),
+            exit_only: c.is_exit_only(),
+            largest_reads: c
+                .exits()
+                .iter()
+                .map(|e| e.targets().into_iter().flatten().map(slots).sum::<u64>())
+                .max()
+                .unwrap_or(0),
+        }
+    }
+
+    /// The memory the solver works in, bytes: its cells plus the largest set of exit tables
+    /// it holds at once. What `generate --max-memory` bounds ([`GenerateOptions::max_memory`](
+    /// crate::build::generate::GenerateOptions::max_memory)); the tables being written and the
+    /// program itself come on top.
+    pub fn working(&self) -> u64 {
+        let cell_bytes = if self.exit_only {
+            EXIT_ONLY_CELL_BYTES
+        } else {
+            CELL_BYTES
+        };
+        self.slots * cell_bytes + self.largest_reads * EXIT_VALUE_BYTES
+    }
+
+    /// The estimated peak memory of the process while solving, bytes: the working memory
+    /// plus the output and work lists beside the cells and the buffers of reading the exit
+    /// tables (fitted to measured peaks, see the constants).
+    pub fn estimated_peak(&self) -> f64 {
+        let (cell_bytes, peak_per_slot) = if self.exit_only {
+            (EXIT_ONLY_CELL_BYTES, EXIT_ONLY_BYTES_PER_SLOT)
+        } else {
+            (CELL_BYTES, WORK_BYTES_PER_SLOT)
+        };
+        self.working() as f64
+            + self.slots as f64 * (peak_per_slot - cell_bytes as f64)
+            + self.largest_reads as f64 * (READ_BYTES_PER_SLOT - EXIT_VALUE_BYTES as f64)
+    }
+}
+
 /// Measured size of the standard game's tables, bits per position (WDL 0.60 + distance 2.84).
 const DISK_BITS_PER_POSITION: f64 = 3.44;
 
@@ -163,21 +208,18 @@ pub struct Estimate {
 }
 
 /// Estimate solving the component `e`: time from the measured throughput, peak memory from
-/// its slots and the largest set of exit tables it reads at once, disk from its positions.
+/// the memory model ([`SolveMemory::estimated_peak`]), disk from its positions.
 pub fn estimate(v: &Variant, e: &PlanEntry) -> Estimate {
     let positions: u64 = e.positions.iter().sum();
-    let slots: u64 = e.slots.iter().sum();
-    // Sectors whose moves all leave them take the one-pass solver (2 bytes per slot).
-    let exit_only = is_exit_only(v, e.sectors[0]);
-    let (rate, work_bytes) = if exit_only {
-        (PLACING_RATE, EXIT_ONLY_BYTES_PER_SLOT)
+    // Sectors whose moves all leave them take the one-pass solver.
+    let rate = if e.component.is_exit_only() {
+        PLACING_RATE
     } else {
-        (MOVING_RATE, WORK_BYTES_PER_SLOT)
+        MOVING_RATE
     };
-    let read = largest_exit_slots(v, &e.sectors);
     Estimate {
         seconds: positions as f64 / rate,
-        memory: slots as f64 * work_bytes + read as f64 * READ_BYTES_PER_SLOT,
+        memory: SolveMemory::of(v, &e.component).estimated_peak(),
         disk: positions as f64 * DISK_BITS_PER_POSITION / 8.0,
     }
 }
@@ -201,7 +243,7 @@ pub fn unsolved(dir: &Path, entries: Vec<PlanEntry>) -> Vec<PlanEntry> {
     );
     entries
         .into_iter()
-        .filter(|e| !e.sectors.iter().all(|s| present.contains(s)))
+        .filter(|e| !e.component.sectors().iter().all(|s| present.contains(s)))
         .collect()
 }
 
@@ -230,7 +272,7 @@ impl Cost {
             let x = estimate(v, e);
             Cost {
                 components: c.components + 1,
-                sectors: c.sectors + e.sectors.len(),
+                sectors: c.sectors + e.component.sectors().len(),
                 positions: c.positions + e.positions.iter().sum::<u64>(),
                 seconds: c.seconds + x.seconds,
                 peak_memory: c.peak_memory.max(x.memory),
@@ -448,7 +490,7 @@ mod tests {
         let start: Sector = "0-0-9-9".parse().unwrap();
         let entries = plan(&v, &[start]);
         let last = entries.last().unwrap();
-        assert_eq!(last.sectors, vec![start]);
+        assert_eq!(last.component.sectors(), [start]);
         let one = Cost::of(&v, std::slice::from_ref(last));
         assert!(
             one.to_string().starts_with("1 sector, 1 position; "),

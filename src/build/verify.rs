@@ -95,36 +95,63 @@ impl<'a> Successor<'a> {
     }
 }
 
-/// Re-derive every value of `sector` of tables solved without the N-move rule; see
-/// [`verify_sector_under`].
-pub fn verify_sector(
-    v: &Variant,
-    sector: Sector,
-    lookup: &dyn ValueLookup,
-    max_report: usize,
-    progress: &(dyn Fn(u64) + Sync),
-) -> (u64, u64, Vec<Mismatch>) {
-    verify_sector_under(v, sector, lookup, NMoveRule::NONE, max_report, progress)
+/// How [`verify_sector`] checks a sector.
+#[derive(Clone, Copy)]
+pub struct VerifyOptions<'a> {
+    /// The N-move rule the tables were solved under (none by default).
+    pub rule: NMoveRule,
+    /// At most this many mismatches are returned (those of the smallest slots; 5 by
+    /// default); all of them are counted.
+    pub max_report: usize,
+    /// Called with units of work done (the sector's slots in all); by default nothing is
+    /// reported.
+    pub progress: &'a (dyn Fn(u64) + Sync),
 }
 
-/// Re-derive every value of `sector` of tables solved under `rule` (only its win/draw/loss
-/// when the lookup is [`ValueLookup::wdl_only`]; then, under a rule, without the DTRs that
-/// decide which wins and losses the counter turns into draws one ply later, the check is that
-/// the stored win/draw/loss lies within the bounds the successors allow); returns the number
-/// of positions checked and up to `max_report` mismatches (and their total count).
+/// Reports nothing: the default [`VerifyOptions::progress`].
+fn no_progress(_: u64) {}
+
+impl Default for VerifyOptions<'_> {
+    fn default() -> Self {
+        VerifyOptions {
+            rule: NMoveRule::NONE,
+            max_report: 5,
+            progress: &no_progress,
+        }
+    }
+}
+
+impl std::fmt::Debug for VerifyOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VerifyOptions")
+            .field("rule", &self.rule)
+            .field("max_report", &self.max_report)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Re-derive every value of `sector` of tables solved under `options.rule` (only its
+/// win/draw/loss when the lookup is [`ValueLookup::wdl_only`]; then, under a rule, without
+/// the DTRs that decide which wins and losses the counter turns into draws one ply later,
+/// the check is that the stored win/draw/loss lies within the bounds the successors allow);
+/// returns the number of positions checked, the number of mismatches, and up to
+/// `options.max_report` of them.
 ///
 /// Positions are visited by the opponent's stone set (orbit representatives; with a
 /// symmetric set, only the smallest image of the mover's set under its stabilizer), so that
 /// the successors of consecutive positions lie in a few blocks of the sectors they lead to;
 /// every successor's slot is still computed in full from its stone sets.
-pub fn verify_sector_under(
+pub fn verify_sector(
     v: &Variant,
     sector: Sector,
     lookup: &dyn ValueLookup,
-    rule: NMoveRule,
-    max_report: usize,
-    progress: &(dyn Fn(u64) + Sync),
+    options: &VerifyOptions<'_>,
 ) -> (u64, u64, Vec<Mismatch>) {
+    let VerifyOptions {
+        rule,
+        max_report,
+        progress,
+    } = *options;
     let index = SectorIndex::new(v, sector);
     let slots = index.slots();
     let stored = match lookup.values(sector) {
@@ -297,7 +324,7 @@ pub fn verify_sector_under(
     total
 }
 
-/// Positions whose own values [`verify_sector_under`] gathers at a time.
+/// Positions whose own values [`verify_sector`] gathers at a time.
 const BATCH: usize = 64;
 
 /// Rank of a win/draw/loss: 1, 0, −1.

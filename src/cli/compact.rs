@@ -6,6 +6,7 @@ use super::{CliError, VariantArg, emit};
 use crate::build::generate::remove_stale_temporaries;
 use crate::build::lock::ComponentLock;
 use crate::game::value::NMoveRule;
+use crate::sector::graph::Component;
 use crate::sector::index::{Sector, SectorIndex};
 use crate::table::{
     CompactReport, CompactSource, FileKind, TableDir, TableError, TableSet, WdlLayout,
@@ -256,9 +257,10 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
     let mut kept = 0usize;
     for (&sector, &n) in sectors.iter().zip(&slots) {
         bar.set_message(sector.to_string());
-        // One process per sector of OUT at a time; a killed one's temporary files go.
-        let _lock =
-            ComponentLock::acquire(&args.out, sector).map_err(|e| compact_error(e, &args.out))?;
+        // One process per component of OUT at a time (the lock `generate` takes); a killed
+        // one's temporary files go.
+        let _lock = ComponentLock::acquire(&args.out, &Component::of(&v, sector))
+            .map_err(|e| compact_error(e, &args.out))?;
         remove_stale_temporaries(&args.out, &[sector]);
         if already_compacted(&args.out, &v, rule, sector, &options) {
             bar.suspend(|| emit(&format!("{sector}: already compacted, kept\n")))?;

@@ -2,13 +2,12 @@
 
 use super::{CliError, VariantArg, emit};
 use crate::build::generate::{
-    ComponentReport, GenerateError, GenerateObserver, GenerateOptions, generate_components,
-    generate_with,
+    ComponentReport, GenerateError, GenerateObserver, GenerateOptions, generate,
 };
 use crate::build::plan::{Cost, count, plan, unsolved};
 use crate::game::rules::Variant;
 use crate::game::value::NMoveRule;
-use crate::sector::graph::moving_sectors_up_to;
+use crate::sector::graph::{Component, moving_sectors_up_to};
 use crate::sector::index::Sector;
 use crate::solve::SectorStats;
 use crate::table::{TableDir, TableError, TableSet, distance_path, wdl_path};
@@ -144,12 +143,12 @@ impl GenerateObserver for Bars {
         self.overall.set_length(work);
     }
 
-    fn component_started(&self, sectors: &[Sector], work: u64) {
+    fn component_started(&self, component: &Component, work: u64) {
         let bar = self
             .multi
             .insert_before(&self.overall, ProgressBar::new(work));
         bar.set_style(style("sector "));
-        let names: Vec<String> = sectors.iter().map(|s| s.to_string()).collect();
+        let names: Vec<String> = component.sectors().iter().map(|s| s.to_string()).collect();
         bar.set_message(names.join(" "));
         *self.current.lock().unwrap() = Some(bar);
     }
@@ -161,8 +160,8 @@ impl GenerateObserver for Bars {
         self.overall.inc(units);
     }
 
-    fn component_waiting(&self, sectors: &[Sector], holder: Option<u32>) {
-        let names: Vec<String> = sectors.iter().map(|s| s.to_string()).collect();
+    fn component_waiting(&self, component: &Component, holder: Option<u32>) {
+        let names: Vec<String> = component.sectors().iter().map(|s| s.to_string()).collect();
         let who = holder.map_or("another process".to_string(), |pid| {
             format!("another process (pid {pid})")
         });
@@ -183,7 +182,12 @@ impl GenerateObserver for Bars {
 }
 
 fn report_line(r: &ComponentReport) -> String {
-    let names: Vec<String> = r.sectors.iter().map(|s| s.to_string()).collect();
+    let names: Vec<String> = r
+        .component
+        .sectors()
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
     let names = names.join(" + ");
     if r.by_other_process {
         return format!("{names}: solved by another process meanwhile, kept");
@@ -271,7 +275,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     // before a long solve (on standard output, with the run's other lines).
     let mut entries = plan(&v, &targets);
     if args.no_deps {
-        entries.retain(|e| e.sectors.iter().any(|s| targets.contains(s)));
+        entries.retain(|e| e.component.sectors().iter().any(|s| targets.contains(s)));
     }
     let cost = Cost::of(&v, &unsolved(&dir, entries));
     let announce = format!("to solve in {}: {cost}\n", dir.display());
@@ -302,13 +306,10 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         rule,
         skip_unreachable: args.skip_unreachable,
         max_memory: args.max_memory.map(|m| m << 20),
+        no_deps: args.no_deps,
+        observer: &bars,
     };
-    let reports = if args.no_deps {
-        generate_components(&v, &dir, &targets, options, &bars)
-    } else {
-        generate_with(&v, &dir, &targets, options, &bars)
-    }
-    .map_err(|e| match e {
+    let reports = generate(&v, &dir, &targets, &options).map_err(|e| match e {
         GenerateError::MissingDependencies { .. } | GenerateError::OtherVariant(_) => {
             CliError::usage(e.to_string())
         }
@@ -323,7 +324,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         reports
             .iter()
             .filter(|r| f(r))
-            .map(|r| r.sectors.len())
+            .map(|r| r.component.sectors().len())
             .sum()
     };
     let by_other = sectors(&|r| r.by_other_process);
@@ -503,7 +504,7 @@ mod tests {
 
     fn report(positions: u64, elapsed: Duration) -> ComponentReport {
         ComponentReport {
-            sectors: vec!["0-0-9-9".parse().unwrap()],
+            component: Component::of(&Variant::standard(), "0-0-9-9".parse().unwrap()),
             solved: true,
             by_other_process: false,
             repaired: Vec::new(),

@@ -62,8 +62,13 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
     let targets = parse_sectors(&v, &args.sectors)?;
     let entries = plan(&v, &targets);
     let estimates: Vec<Estimate> = entries.iter().map(|e| estimate(&v, e)).collect();
-    let names =
-        |e: &PlanEntry| -> Vec<String> { e.sectors.iter().map(|s| s.to_string()).collect() };
+    let names = |e: &PlanEntry| -> Vec<String> {
+        e.component
+            .sectors()
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    };
     let total_pos: u64 = entries.iter().flat_map(|e| e.positions.iter()).sum();
     let total_secs: f64 = estimates.iter().map(|x| x.seconds).sum();
     let peak_mem = estimates.iter().map(|x| x.memory).fold(0.0, f64::max);
@@ -91,7 +96,7 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
                     "sectors": names(e),
                     "positions": e.positions,
                     "slots": e.slots,
-                    "dependencies": e.dependencies.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                    "dependencies": e.component.dependencies().iter().map(|s| s.to_string()).collect::<Vec<_>>(),
                     "estimated_seconds": x.seconds,
                     "estimated_memory_bytes": x.memory as u64,
                     "estimated_disk_bytes": x.disk as u64,
@@ -113,7 +118,12 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
             "#", "sectors", "positions", "time", "memory", "disk", "reads"
         );
         for (i, (e, x)) in entries.iter().zip(&estimates).enumerate() {
-            let deps: Vec<String> = e.dependencies.iter().map(|s| s.to_string()).collect();
+            let deps: Vec<String> = e
+                .component
+                .dependencies()
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
             let _ = writeln!(
                 t,
                 "{:<5} {:<24} {:>15} {:>10} {:>10} {:>10}  {}",
@@ -131,7 +141,10 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
             "total: {} components, {} sectors, {total_pos} positions up to symmetry; \
              estimated {} on 2 cores, peak memory {}, disk {}",
             entries.len(),
-            entries.iter().map(|e| e.sectors.len()).sum::<usize>(),
+            entries
+                .iter()
+                .map(|e| e.component.sectors().len())
+                .sum::<usize>(),
             duration(total_secs),
             bytes(peak_mem),
             bytes(total_disk)

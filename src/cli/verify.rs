@@ -5,9 +5,9 @@
 use super::generate::{parse_sectors, scan_tables, table_dir};
 use super::{CliError, VariantArg, emit, one_line};
 use crate::build::plan::count;
-use crate::build::verify::{Mismatch, ValueLookup, verify_sector_under};
+use crate::build::verify::{Mismatch, ValueLookup, VerifyOptions, verify_sector};
 use crate::game::value::Value;
-use crate::sector::graph::{component, successor_sectors};
+use crate::sector::graph::{Component, successor_sectors};
 use crate::sector::index::Sector;
 use crate::table::{TableDir, TableError, TableSet, Wdl, distance_path, wdl_path};
 use clap::Args;
@@ -197,7 +197,10 @@ pub fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
         }
         // A named sector brings the other sectors of its component, which `generate` solved
         // with it (`verify 3-4` checks 3-4-0-0 and 4-3-0-0), when the directory holds them.
-        let with_partners: Vec<Sector> = wanted.iter().flat_map(|&s| component(&v, s)).collect();
+        let with_partners: Vec<Sector> = wanted
+            .iter()
+            .flat_map(|&s| Component::of(&v, s).sectors().to_vec())
+            .collect();
         sectors.retain(|s| with_partners.contains(s));
     }
     let wdl_only = listing.wdl_only();
@@ -284,7 +287,12 @@ pub fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
             wdl_only,
         };
         let advance = |n| bar.inc(n);
-        let (checked, wrong, report) = verify_sector_under(&v, s, &lookup, rule, 5, &advance);
+        let options = VerifyOptions {
+            rule,
+            max_report: 5,
+            progress: &advance,
+        };
+        let (checked, wrong, report) = verify_sector(&v, s, &lookup, &options);
         cache = lookup.values;
         checked_total += checked;
         if wrong > 0 {

@@ -60,7 +60,7 @@ pub fn snakefile(
     o: &WorkflowOptions,
 ) -> String {
     let mut t = String::new();
-    let sectors: usize = entries.iter().map(|e| e.sectors.len()).sum();
+    let sectors: usize = entries.iter().map(|e| e.component.sectors().len()).sum();
     let positions: u64 = entries.iter().flat_map(|e| e.positions.iter()).sum();
     let mut options = String::new();
     if o.rule.is_active() {
@@ -117,10 +117,10 @@ localrules: all
     );
     let _ = writeln!(t, "rule all:\n    input:");
     for e in entries {
-        let _ = writeln!(t, "        {},", tables_call(&e.sectors));
+        let _ = writeln!(t, "        {},", tables_call(e.component.sectors()));
     }
     for (e, x) in entries.iter().zip(estimates) {
-        let first = e.sectors[0];
+        let first = e.component.first();
         let stem = first.file_stem();
         let threads = if x.seconds >= 10.0 { o.threads } else { 1 };
         let _ = write!(
@@ -137,8 +137,8 @@ rule {name}:
     shell: "RAYON_NUM_THREADS={{threads}} {{MILLBASE:q}} generate --no-deps --quiet --variant {variant} --dir {{DIR:q}} --max-memory {{resources.mem_mb}}{options} {stem} > {{log:q}} 2>&1"
 "#,
             name = rule_name(first),
-            inputs = tables_call(&e.dependencies),
-            outputs = tables_call(&e.sectors),
+            inputs = tables_call(e.component.dependencies()),
+            outputs = tables_call(e.component.sectors()),
             mem = mem_mb(x),
             runtime = runtime_minutes(x),
             variant = v.name,

@@ -10,14 +10,14 @@
 //!   them closing a mill and removing an opponent's stone. Placements and removals change the
 //!   stone counts, so they only go "down" (fewer stones in hand or on the board); slides go
 //!   back and forth between a sector and its colour-swapped partner.
-//! * **Components** ([`component`]) are the sectors that move into each other and are solved
+//! * **Components** ([`Component`]) are the sectors that move into each other and are solved
 //!   together: `w-b` and `b-w` in the moving phase (or in Lasker Morris's placing phase, where
 //!   stones may slide too), a single sector where no slide is possible (the standard placing
 //!   phase) or where the partner is itself (`w-w`).
 //! * **Exits** ([`exit_sectors`]) are the edges that leave a component; their targets are the
-//!   component's **dependencies** ([`dependencies`]), solved before it.
+//!   component's **dependencies** ([`Component::dependencies`]), solved before it.
 //! * The **solving order** ([`solving_order`]) lists components dependencies first, each named
-//!   by its smallest sector.
+//!   by its smallest sector ([`Component::first`]).
 //! * **Reachability** ([`reachable_sectors`]): the sectors a game from the start position
 //!   ([`start_sector`]) can reach, following [`successor_sectors`] (the edges that keep both
 //!   sides alive and need an empty point).
@@ -91,7 +91,7 @@ impl MoveSectors {
 }
 
 /// Where the moves of a sector lead, apart from moves inside its component.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExitSectors {
     /// A slide or fly that closes no mill, when it leaves the component (the opponent cannot
     /// slide back; only in sectors no standard game reaches).
@@ -105,12 +105,25 @@ pub struct ExitSectors {
     pub place_removal: Option<Sector>,
 }
 
+impl ExitSectors {
+    /// The targets in the order the solver reads them: slide, slide with removal,
+    /// placement, placement with removal (`None`: no such move, or the opponent has lost).
+    pub fn targets(&self) -> [Option<Sector>; 4] {
+        [
+            self.slide,
+            self.slide_removal,
+            self.place,
+            self.place_removal,
+        ]
+    }
+}
+
 /// The sectors the moves of `s` can exit to (those a game can actually need).
 pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
     let m = MoveSectors::of(v, s);
     let alive = |sec: Sector| (sec.w + sec.wf >= MIN_STONES).then_some(sec);
     ExitSectors {
-        slide: m.slide.filter(|t| !component(v, s).contains(t)),
+        slide: m.slide.filter(|t| !together(v, s).contains(t)),
         slide_removal: m.slide_removal.and_then(alive),
         place: m.place,
         place_removal: m.place_removal.and_then(alive),
@@ -118,9 +131,8 @@ pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
 }
 
 /// The sectors solved together with `s`: itself and its colour-swapped partner when slides
-/// lead back and forth between them (the moving phase; Lasker's placing phase); `s` alone
-/// when its moves all leave it (the standard placing phase).
-pub fn component(v: &Variant, s: Sector) -> Vec<Sector> {
+/// lead back and forth between them, else `s` alone.
+fn together(v: &Variant, s: Sector) -> Vec<Sector> {
     let p = s.swapped();
     if p != s && can_slide(v, s) && can_slide(v, p) {
         vec![s, p]
@@ -129,57 +141,90 @@ pub fn component(v: &Variant, s: Sector) -> Vec<Sector> {
     }
 }
 
-/// Is `s` solved alone in one pass over its exits: no move stays in it (it cannot slide,
-/// so it is its own component) and its placements lead out of it?
-pub fn is_exit_only(v: &Variant, s: Sector) -> bool {
-    !can_slide(v, s) && exit_sectors(v, s).place.is_some()
+/// The unit the solver works on: the sectors that move into each other and are solved
+/// together, with where their moves leave them.
+///
+/// A component is a sector and its colour-swapped partner when slides lead back and forth
+/// between them (the moving phase, e.g. 4-5-0-0 + 5-4-0-0; Lasker's placing phase), or a
+/// sector alone when its moves all leave it (the standard placing phase) or its partner is
+/// itself (`w-w`). It is named by its smallest sector ([`Component::first`]): the plan's
+/// lines, the lock file of a table directory. Built once ([`Component::of`]) and handed to
+/// the solver, generation, the plan and the lock.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Component {
+    /// The sectors, smallest first.
+    sectors: Vec<Sector>,
+    /// Per sector (in the order of `sectors`): the sectors its moves exit to.
+    exits: Vec<ExitSectors>,
+    /// The sectors the exits lead to, each once, in the order of the sectors and their exits.
+    dependencies: Vec<Sector>,
+    /// Solved in one pass over its exits ([`Component::is_exit_only`]).
+    exit_only: bool,
 }
 
-/// The sectors whose tables the solver reads for the forward pass of `s`: those its slides,
-/// slides with a removal, placements and placements with a removal lead to (`None`: no such
-/// move, or the opponent has lost); a one-pass sector ([`is_exit_only`]) reads only the
-/// placements'.
-pub fn solver_reads(v: &Variant, s: Sector) -> [Option<Sector>; 4] {
-    let e = exit_sectors(v, s);
-    if is_exit_only(v, s) {
-        [None, None, e.place, e.place_removal]
-    } else {
-        [e.slide, e.slide_removal, e.place, e.place_removal]
-    }
-}
-
-/// The solved sectors that solving the component of `s` reads.
-pub fn dependencies(v: &Variant, s: Sector) -> Vec<Sector> {
-    let mut deps = Vec::new();
-    for sec in component(v, s) {
-        let e = exit_sectors(v, sec);
-        for d in [e.slide, e.slide_removal, e.place, e.place_removal]
-            .into_iter()
-            .flatten()
-        {
-            if !deps.contains(&d) {
-                deps.push(d);
+impl Component {
+    /// The component that holds sector `s`.
+    pub fn of(v: &Variant, s: Sector) -> Component {
+        let mut sectors = together(v, s);
+        sectors.sort_unstable();
+        let exits: Vec<ExitSectors> = sectors.iter().map(|&t| exit_sectors(v, t)).collect();
+        let mut dependencies = Vec::new();
+        for d in exits.iter().flat_map(ExitSectors::targets).flatten() {
+            if !dependencies.contains(&d) {
+                dependencies.push(d);
             }
         }
+        // No move stays in a sector that cannot slide: it is its own component.
+        let exit_only = !can_slide(v, sectors[0]) && exits[0].place.is_some();
+        Component {
+            sectors,
+            exits,
+            dependencies,
+            exit_only,
+        }
     }
-    deps
+
+    /// Its smallest sector, which names it.
+    pub fn first(&self) -> Sector {
+        self.sectors[0]
+    }
+
+    /// Its sectors (one or two), smallest first.
+    pub fn sectors(&self) -> &[Sector] {
+        &self.sectors
+    }
+
+    /// The solved sectors that solving it reads: the targets of its sectors' exits, each
+    /// once (sectors solved before it).
+    pub fn dependencies(&self) -> &[Sector] {
+        &self.dependencies
+    }
+
+    /// Where the moves of each of its sectors leave it, in the order of
+    /// [`Component::sectors`]: the tables the solver reads for that sector's forward pass.
+    pub(crate) fn exits(&self) -> &[ExitSectors] {
+        &self.exits
+    }
+
+    /// Is it solved in one pass over its exits: a sector alone where no move stays (it
+    /// cannot slide) and whose placements lead out of it?
+    pub(crate) fn is_exit_only(&self) -> bool {
+        self.exit_only
+    }
 }
 
-/// The components (each named by its first sector) needed to solve `targets`, in an order
-/// where every component comes after the ones it reads.
-pub fn solving_order(v: &Variant, targets: &[Sector]) -> Vec<Sector> {
-    fn visit(v: &Variant, s: Sector, seen: &mut HashSet<Sector>, out: &mut Vec<Sector>) {
-        let key = component(v, s)
-            .into_iter()
-            .min()
-            .expect("a component has a sector");
-        if !seen.insert(key) {
+/// The components needed to solve `targets`, in an order where every component comes after
+/// the ones it reads.
+pub fn solving_order(v: &Variant, targets: &[Sector]) -> Vec<Component> {
+    fn visit(v: &Variant, s: Sector, seen: &mut HashSet<Sector>, out: &mut Vec<Component>) {
+        let c = Component::of(v, s);
+        if !seen.insert(c.first()) {
             return;
         }
-        for d in dependencies(v, key) {
+        for &d in c.dependencies() {
             visit(v, d, seen, out);
         }
-        out.push(key);
+        out.push(c);
     }
     let mut seen = HashSet::new();
     let mut out = Vec::new();
@@ -247,11 +292,16 @@ mod tests {
             let rank: HashMap<Sector, usize> = order
                 .iter()
                 .enumerate()
-                .flat_map(|(i, &first)| component(v, first).into_iter().map(move |s| (s, i)))
+                .flat_map(|(i, c)| c.sectors().iter().map(move |&s| (s, i)))
                 .collect();
-            for (i, &first) in order.iter().enumerate() {
-                for d in dependencies(v, first) {
-                    assert!(rank[&d] < i, "{}: {d} after {first}", v.name);
+            for (i, c) in order.iter().enumerate() {
+                for d in c.dependencies() {
+                    assert!(rank[d] < i, "{}: {d} after {}", v.name, c.first());
+                }
+                // Named by its smallest sector; the same component from each of its sectors.
+                assert_eq!(c.first(), *c.sectors().iter().min().unwrap());
+                for &s in c.sectors() {
+                    assert_eq!(&Component::of(v, s), c);
                 }
             }
             // Every reachable sector is in some component of the order, once.
@@ -260,7 +310,7 @@ mod tests {
             }
             assert_eq!(
                 rank.len(),
-                order.iter().map(|&f| component(v, f).len()).sum::<usize>()
+                order.iter().map(|c| c.sectors().len()).sum::<usize>()
             );
         }
     }
@@ -271,34 +321,35 @@ mod tests {
         for w in 3..=9 {
             for b in 3..=9 {
                 let s = Sector::moving(w, b);
-                let c = component(&v, s);
+                let c = Component::of(&v, s);
                 if w == b {
-                    assert_eq!(c, vec![s]);
+                    assert_eq!(c.sectors(), [s]);
                 } else {
-                    assert_eq!(c, vec![s, Sector::moving(b, w)]);
+                    let (low, high) = (s.min(s.swapped()), s.max(s.swapped()));
+                    assert_eq!(c.sectors(), [low, high]);
                 }
+                assert!(!c.is_exit_only());
                 // Slides stay inside; only removals leave.
                 assert_eq!(exit_sectors(&v, s).slide, None);
             }
         }
         // The standard placing phase: each sector alone, left by every move.
         let start = start_sector(&v);
-        assert_eq!(component(&v, start), vec![start]);
-        assert_eq!(dependencies(&v, start), vec![Sector::new(0, 1, 9, 8)]);
+        let c = Component::of(&v, start);
+        assert_eq!(c.sectors(), [start]);
+        assert_eq!(c.dependencies(), [Sector::new(0, 1, 9, 8)]);
+        assert!(c.is_exit_only());
     }
 
     #[test]
     fn successors_are_the_live_exits_and_slides() {
         for v in &VARIANTS {
             for s in reachable_sectors(v) {
-                let e = exit_sectors(v, s);
-                let exits: Vec<Sector> = [e.place, e.place_removal, e.slide, e.slide_removal]
-                    .into_iter()
-                    .flatten()
-                    .collect();
+                let exits: Vec<Sector> =
+                    exit_sectors(v, s).targets().into_iter().flatten().collect();
                 for t in successor_sectors(v, s) {
                     assert!(
-                        exits.contains(&t) || component(v, s).contains(&t),
+                        exits.contains(&t) || Component::of(v, s).sectors().contains(&t),
                         "{}: {s} -> {t}",
                         v.name
                     );

@@ -17,7 +17,7 @@
 //! the same slot, both directions de-duplicate.
 //!
 //! Only the forward pass reads the dependencies (the exits' tables), and the forward pass of
-//! one component sector reads only that sector's exits. So [`solve_component_from`] loads a
+//! one component sector reads only that sector's exits. So [`solve_component`] loads a
 //! sector's exit tables just before its forward pass and drops them right after: at most one
 //! sector's exit tables (up to four) are in memory at a time, never during propagation.
 
@@ -26,7 +26,7 @@ mod exit_only;
 
 use crate::game::rules::{Bits, FullBoard, Variant, points as bits};
 use crate::game::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
-use crate::sector::graph::{can_slide, component, is_exit_only, solver_reads};
+use crate::sector::graph::{Component, can_slide};
 use crate::sector::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::sector::reach::ReachFilter;
 use cells::Cells;
@@ -145,17 +145,17 @@ struct LoadedExits {
 }
 
 impl LoadedExits {
-    /// Load the values of `targets` (`None`: no table, the opponent has lost) from `load`,
-    /// checking their sizes.
-    fn load<E: From<SolveError>>(
+    /// Load the values of `targets` (`None`: no table, the opponent has lost) from
+    /// `dependencies`, checking their sizes.
+    fn load<D: DependencyValues + ?Sized>(
         v: &Variant,
         targets: [Option<Sector>; 4],
-        load: &impl Fn(Sector) -> Result<Arc<Vec<u16>>, E>,
-    ) -> Result<LoadedExits, E> {
+        dependencies: &D,
+    ) -> Result<LoadedExits, D::Error> {
         let mut tables = [None, None, None, None];
         for (table, target) in tables.iter_mut().zip(targets) {
             if let Some(s) = target {
-                let values = load(s)?;
+                let values = dependencies.load(s)?;
                 if values.len() as u64 != SectorIndex::new(v, s).slots() {
                     return Err(SolveError::BadDependency(s).into());
                 }
@@ -283,46 +283,52 @@ impl std::fmt::Display for SolveError {
 
 impl std::error::Error for SolveError {}
 
-/// Solve the component of `sector` (see [`component`]) without the N-move rule; `solved`
-/// must hold every sector in [`dependencies`](crate::dependencies). Returns the component's sectors with their
-/// values.
-///
-/// # Errors
-///
-/// As [`solve_component_with`].
-pub fn solve_component(
-    v: &Variant,
-    sector: Sector,
-    solved: &SolvedValues,
-    progress: Progress,
-) -> Result<Vec<Solved>, SolveError> {
-    solve_component_under(v, sector, solved, NMoveRule::NONE, progress)
+/// Where [`solve_component`] reads the values of a component's dependencies: a
+/// [`SolvedValues`] map, or a function that loads them (from a table directory, say), called
+/// as the solver needs them.
+pub trait DependencyValues {
+    /// The error of a failed load; values of the wrong size are
+    /// [`SolveError::BadDependency`] converted into it.
+    type Error: From<SolveError>;
+
+    /// The values (16-bit encoded, by slot) of the solved sector `sector`, under the rule the
+    /// component is solved under.
+    ///
+    /// # Errors
+    ///
+    /// Whatever keeps the values from being had: for [`SolvedValues`],
+    /// [`SolveError::MissingDependency`] when the map lacks the sector; for a function, its
+    /// errors as they are.
+    fn load(&self, sector: Sector) -> Result<Arc<Vec<u16>>, Self::Error>;
 }
 
-/// Solve the component of `sector` under `rule`: with the N-move rule every value is a DTR
-/// (see [`NMoveRule`]) and `solved` must hold the dependencies' values under the same rule.
-///
-/// # Errors
-///
-/// As [`solve_component_with`].
-pub fn solve_component_under(
-    v: &Variant,
-    sector: Sector,
-    solved: &SolvedValues,
-    rule: NMoveRule,
-    progress: Progress,
-) -> Result<Vec<Solved>, SolveError> {
-    let options = SolveOptions {
-        rule,
-        ..SolveOptions::default()
-    };
-    solve_component_with(v, sector, solved, options, progress)
+impl DependencyValues for SolvedValues {
+    type Error = SolveError;
+
+    fn load(&self, sector: Sector) -> Result<Arc<Vec<u16>>, SolveError> {
+        self.get(&sector)
+            .cloned()
+            .ok_or(SolveError::MissingDependency(sector))
+    }
+}
+
+impl<F, E> DependencyValues for F
+where
+    F: Fn(Sector) -> Result<Arc<Vec<u16>>, E>,
+    E: From<SolveError>,
+{
+    type Error = E;
+
+    fn load(&self, sector: Sector) -> Result<Arc<Vec<u16>>, E> {
+        self(sector)
+    }
 }
 
 /// How to solve a component.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct SolveOptions<'a> {
-    /// The N-move rule (none by default).
+    /// The N-move rule (none by default): with a rule every value is a DTR (see
+    /// [`NMoveRule`]), and the dependencies' values must be solved under the same rule.
     pub rule: NMoveRule,
     /// Leave the positions that no game reaches (`reach`) unsolved: their values
     /// are [`UNUSED`], like unused slots. No reachable position depends on them, and the
@@ -333,63 +339,69 @@ pub struct SolveOptions<'a> {
     /// that does not fit the memory allowed: the kernel pages them to disk as needed
     /// (slower, but the solve completes). The file is unlinked as soon as it is mapped.
     pub spill_dir: Option<&'a Path>,
+    /// Called with units of work done (twice the component's slots in all: the forward
+    /// pass and the propagation); by default nothing is reported.
+    pub progress: Progress<'a>,
 }
 
-/// Solve the component of `sector` with `options`; `solved` must hold every sector in
-/// [`dependencies`](crate::dependencies), solved under the same rule. A thin wrapper of
-/// [`solve_component_from`] reading the values from `solved`.
-///
-/// # Errors
-///
-/// [`SolveError::MissingDependency`] if `solved` lacks a dependency the component exits into,
-/// [`SolveError::BadDependency`] if a dependency's values have the wrong length,
-/// [`SolveError::Spill`] if `options.spill_dir` is given and the scratch file cannot be made in it.
-pub fn solve_component_with(
-    v: &Variant,
-    sector: Sector,
-    solved: &SolvedValues,
-    options: SolveOptions<'_>,
-    progress: Progress,
-) -> Result<Vec<Solved>, SolveError> {
-    let load = |s: Sector| {
-        solved
-            .get(&s)
-            .cloned()
-            .ok_or(SolveError::MissingDependency(s))
-    };
-    solve_component_from(v, sector, load, options, progress)
+/// Reports nothing: the default [`SolveOptions::progress`].
+fn no_progress(_: u64) {}
+
+impl Default for SolveOptions<'_> {
+    fn default() -> Self {
+        SolveOptions {
+            rule: NMoveRule::NONE,
+            skip_unreachable: false,
+            spill_dir: None,
+            progress: &no_progress,
+        }
+    }
 }
 
-/// Solve the component of `sector` with `options`, loading the values of its dependencies
-/// (every sector in [`dependencies`](crate::dependencies), solved under the same rule) from
-/// `load` as they are needed.
+impl std::fmt::Debug for SolveOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SolveOptions")
+            .field("rule", &self.rule)
+            .field("skip_unreachable", &self.skip_unreachable)
+            .field("spill_dir", &self.spill_dir)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Solve `component` with `options`, reading the values of its dependencies
+/// ([`Component::dependencies`], solved under the same rule) from `dependencies` as they are
+/// needed. Returns the component's sectors with their values, in the order of
+/// [`Component::sectors`].
 ///
 /// The dependencies are read only by the forward pass of the component sector that exits
-/// into them, so `load` is called with a sector's exit targets (up to four) just before that
-/// sector's forward pass, and the solver drops its references to them right after it: with a
-/// `load` that reads from disk, at most one sector's exit tables are in memory at a time and
-/// none during propagation. A dependency that both sectors of a component exit into is
-/// loaded twice. The one-pass solver of sectors without internal moves holds its (at most
-/// two) tables for its whole pass. Errors of `load` are returned as they are; values of the
-/// wrong size are [`SolveError::BadDependency`].
+/// into them, so `dependencies` is asked for a sector's exit targets (up to four) just before
+/// that sector's forward pass, and the solver drops its references to them right after it:
+/// with a function that reads from disk, at most one sector's exit tables are in memory at a
+/// time and none during propagation. A dependency that both sectors of a component exit into
+/// is loaded twice. The one-pass solver of sectors without internal moves holds its (at most
+/// two) tables for its whole pass.
 ///
 /// # Errors
 ///
-/// The errors of `load`, as they are; [`SolveError::BadDependency`] (converted into `E`) if loaded
-/// values have the wrong length, [`SolveError::Spill`] if `options.spill_dir` is given and the
-/// scratch file cannot be made in it.
-pub fn solve_component_from<E: From<SolveError>>(
+/// The errors of `dependencies`, as they are ([`SolveError::MissingDependency`] if a
+/// [`SolvedValues`] map lacks a dependency the component exits into);
+/// [`SolveError::BadDependency`] (converted) if loaded values have the wrong length;
+/// [`SolveError::Spill`] (converted) if `options.spill_dir` is given and the scratch file
+/// cannot be made in it.
+pub fn solve_component<D: DependencyValues + ?Sized>(
     v: &Variant,
-    sector: Sector,
-    load: impl Fn(Sector) -> Result<Arc<Vec<u16>>, E>,
-    options: SolveOptions<'_>,
-    progress: Progress,
-) -> Result<Vec<Solved>, E> {
+    component: &Component,
+    dependencies: &D,
+    options: &SolveOptions<'_>,
+) -> Result<Vec<Solved>, D::Error> {
+    let options = *options;
+    let progress = options.progress;
     let rule = options.rule;
-    let sectors = component(v, sector);
-    if is_exit_only(v, sector) {
+    let sectors = component.sectors();
+    let sector = component.first();
+    if component.is_exit_only() {
         // No move stays in the sector: one pass over the exits decides everything.
-        let loaded = LoadedExits::load(v, solver_reads(v, sector), &load)?;
+        let loaded = LoadedExits::load(v, component.exits()[0].targets(), dependencies)?;
         let index = SectorIndex::new(v, sector);
         let reach = ReachFilter::new(v, sector).filter(|_| options.skip_unreachable);
         let values = exit_only::exit_only_pass(v, &index, &loaded.exits(v), rule, reach, progress);
@@ -410,7 +422,7 @@ pub fn solve_component_from<E: From<SolveError>>(
                     error: error.to_string(),
                 })?,
             },
-            exit_targets: solver_reads(v, s),
+            exit_targets: component.exits()[i].targets(),
             partner: match sectors.len() {
                 2 => Some(1 - i),
                 _ if s.swapped() == s => Some(i),
@@ -423,7 +435,7 @@ pub fn solve_component_from<E: From<SolveError>>(
     let mut levels = Levels::default();
     for i in 0..work.len() {
         // This sector's exit tables, for its forward pass only.
-        let loaded = LoadedExits::load(v, work[i].exit_targets, &load)?;
+        let loaded = LoadedExits::load(v, work[i].exit_targets, dependencies)?;
         let found = forward_pass(v, &work, i, &loaded.exits(v), options, progress);
         drop(loaded);
         levels.merge(i, found);
@@ -805,92 +817,4 @@ fn propagate(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::sector::graph::{exit_sectors, solving_order};
-    use std::sync::{Mutex, Weak};
-
-    /// Solve `targets` and what they need twice, from a map and from a loader that hands out
-    /// fresh copies and watches them: the values agree, each forward pass loads exactly its
-    /// sector's exit targets, and no table of an earlier pass is alive when the next loads.
-    fn staged_agrees(v: &Variant, targets: &[Sector]) {
-        let mut solved = SolvedValues::new();
-        for first in solving_order(v, targets) {
-            let sectors = component(v, first);
-            let batches: Vec<Vec<Sector>> = sectors
-                .iter()
-                .map(|&s| {
-                    let e = exit_sectors(v, s);
-                    let exit_only = sectors.len() == 1 && !can_slide(v, s) && e.place.is_some();
-                    let all = [e.slide, e.slide_removal, e.place, e.place_removal];
-                    let targets = if exit_only {
-                        [None, None, all[2], all[3]]
-                    } else {
-                        all
-                    };
-                    targets.into_iter().flatten().collect()
-                })
-                .collect();
-            let loads: Mutex<Vec<(Sector, Weak<Vec<u16>>)>> = Mutex::new(Vec::new());
-            let load = |d: Sector| -> Result<Arc<Vec<u16>>, SolveError> {
-                let values = Arc::new(
-                    solved
-                        .get(&d)
-                        .ok_or(SolveError::MissingDependency(d))?
-                        .as_ref()
-                        .clone(),
-                );
-                let mut loads = loads.lock().unwrap();
-                let mut live: Vec<Sector> = loads
-                    .iter()
-                    .filter(|(_, w)| w.strong_count() > 0)
-                    .map(|&(s, _)| s)
-                    .collect();
-                live.push(d);
-                assert!(
-                    batches.iter().any(|b| live.iter().all(|s| b.contains(s))),
-                    "{first}: {live:?} loaded together"
-                );
-                loads.push((d, Arc::downgrade(&values)));
-                Ok(values)
-            };
-            let staged =
-                solve_component_from(v, first, load, SolveOptions::default(), &|_| {}).unwrap();
-            let loads = loads.into_inner().unwrap();
-            assert!(loads.iter().all(|(_, w)| w.strong_count() == 0), "{first}");
-            let loaded: Vec<Sector> = loads.iter().map(|&(s, _)| s).collect();
-            assert_eq!(loaded, batches.concat(), "{first}");
-            let mapped = solve_component(v, first, &solved, &|_| {}).unwrap();
-            for (a, b) in staged.iter().zip(&mapped) {
-                assert_eq!((a.sector, &a.values), (b.sector, &b.values));
-            }
-            for out in mapped {
-                solved.insert(out.sector, Arc::new(out.values));
-            }
-        }
-    }
-
-    #[test]
-    fn staged_loading_matches_and_holds_one_sector_at_a_time() {
-        // Std's moving phase up to 4-4 (exits from both sectors of a component), Three Men's
-        // Morris whole (one-pass placing sectors), Lasker's placing with slides.
-        staged_agrees(&Variant::standard(), &[Sector::new(4, 4, 0, 0)]);
-        let three = Variant::by_name("three").unwrap();
-        staged_agrees(&three, &[crate::sector::graph::start_sector(&three)]);
-        let lasker = Variant::by_name("lasker").unwrap();
-        staged_agrees(&lasker, &[Sector::new(3, 3, 1, 1)]);
-    }
-
-    #[test]
-    fn staged_loading_reports_missing_and_bad_dependencies() {
-        let v = Variant::standard();
-        let s = Sector::new(4, 4, 0, 0);
-        let missing = solve_component(&v, s, &SolvedValues::new(), &|_| {});
-        assert!(
-            matches!(missing, Err(SolveError::MissingDependency(d)) if d == Sector::new(3, 4, 0, 0))
-        );
-        let short = |_| Ok::<_, SolveError>(Arc::new(vec![0u16; 3]));
-        let bad = solve_component_from(&v, s, short, SolveOptions::default(), &|_| {});
-        assert!(matches!(bad, Err(SolveError::BadDependency(d)) if d == Sector::new(3, 4, 0, 0)));
-    }
-}
+mod tests;

@@ -190,7 +190,8 @@ mod tests {
         let d = dir.path();
         let six = Variant::by_name("six").unwrap();
         let s33 = Sector::moving(3, 3);
-        crate::build::generate::generate(&six, d, &[s33], &crate::build::generate::Silent).unwrap();
+        let options = crate::build::generate::GenerateOptions::default();
+        crate::build::generate::generate(&six, d, &[s33], &options).unwrap();
         let t = TableDir::scan(d).unwrap();
         assert!(t.other_variant(&six).is_none());
         let e = t.other_variant(&Variant::standard()).unwrap();
