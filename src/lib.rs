@@ -94,7 +94,7 @@ pub use game::notation::{
 };
 pub use build::plan::{PlanEntry, plan};
 pub use game::position::{Color, Move, Position};
-pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase};
+pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase, UnusedTable};
 pub use game::rules::{
     Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
 };
@@ -106,7 +106,7 @@ pub use table::{
     CompactReport, Corruption, TableAccess, TableError, TableSet, Wdl, WdlCounts, WdlLayout,
     WriteOptions, WriteReport, compact_sector, write_sector,
 };
-pub use game::value::{NMoveRule, RuleValue, Value};
+pub use game::value::{NMoveRule, NMoveRuleError, RuleValue, Value};
 pub use build::verify::{Mismatch, ValueLookup, verify_sector, verify_sector_under};
 
 /// The layout of the table files and of solved values, for tools that read or damage the
