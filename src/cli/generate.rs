@@ -5,13 +5,13 @@ use crate::build::generate::{
     ComponentReport, GenerateError, GenerateObserver, GenerateOptions, generate_components,
     generate_with,
 };
-use crate::sector::graph::moving_sectors_up_to;
-use crate::sector::index::Sector;
 use crate::build::plan::{Cost, count, plan, unsolved};
 use crate::game::rules::Variant;
+use crate::game::value::NMoveRule;
+use crate::sector::graph::moving_sectors_up_to;
+use crate::sector::index::Sector;
 use crate::solve::SectorStats;
 use crate::table::{TableDir, TableError, TableSet, distance_path, wdl_path};
-use crate::game::value::NMoveRule;
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressState, ProgressStyle};
 use std::fmt::Write as _;

@@ -2,9 +2,9 @@
 
 use super::workflow::{WorkflowOptions, snakefile};
 use super::{CliError, VariantArg, emit};
+use crate::build::plan::{PlanEntry, bytes, duration, estimate, plan};
 use crate::cli::generate::{parse_sectors, table_dir};
 use crate::game::value::NMoveRule;
-use crate::build::plan::{PlanEntry, bytes, duration, estimate, plan};
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;

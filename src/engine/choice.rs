@@ -18,8 +18,8 @@ use super::oracle::Oracle;
 use super::tt::hash;
 use crate::game::movegen::play;
 use crate::game::position::Move;
-use crate::probe::MoveValue;
 use crate::game::value::Value;
+use crate::probe::MoveValue;
 
 /// A move chosen from the tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,9 +118,9 @@ pub fn choose(oracle: &Oracle, game: &Game, moves: &[MoveValue], seed: u64) -> O
 mod tests {
     use super::*;
     use crate::engine::game::DrawRules;
-    use crate::game::value::NMoveRule;
     use crate::game::notation::format_move;
     use crate::game::rules::Variant;
+    use crate::game::value::NMoveRule;
 
     /// White wins in 7; both sides then fly a stone away and back, so that black's b6-a7
     /// would bring the start position back for the third time.
@@ -135,17 +135,21 @@ mod tests {
     /// Made-up values: the repeating move gets `repeat`, every other move `other`.
     fn values(game: &Game, repeat: Value, other: Value) -> Vec<MoveValue> {
         let v = game.variant();
-        crate::game::movegen::legal_moves(v, game.position(), crate::game::movegen::Convention::Combined)
-            .into_iter()
-            .map(|mv| MoveValue {
-                mv,
-                value: if format_move(v, mv) == "b6-a7" {
-                    repeat
-                } else {
-                    other
-                },
-            })
-            .collect()
+        crate::game::movegen::legal_moves(
+            v,
+            game.position(),
+            crate::game::movegen::Convention::Combined,
+        )
+        .into_iter()
+        .map(|mv| MoveValue {
+            mv,
+            value: if format_move(v, mv) == "b6-a7" {
+                repeat
+            } else {
+                other
+            },
+        })
+        .collect()
     }
 
     #[test]

@@ -192,14 +192,10 @@ impl Oracle {
         let Some(tb) = &self.tb else {
             return 0;
         };
-        let usable = tb.warm();
-        if usable > 0 && !self.rule_usable(tb) {
-            return 0;
-        }
-        usable
+        tb.warm_with(|_| self.rule_usable(tb))
     }
 
-/// Can [`Oracle::value`] answer `pos` (game over, or every needed sector present)?
+    /// Can [`Oracle::value`] answer `pos` (game over, or every needed sector present)?
     pub fn covers(&self, pos: &Position) -> bool {
         if pos.too_few(pos.to_move) || pos.too_few(pos.to_move.other()) {
             return true;

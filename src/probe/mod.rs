@@ -28,13 +28,13 @@ mod presence;
 
 pub use presence::UnusedTable;
 
-use crate::sector::index::Sector;
 use crate::game::movegen::{Convention, legal_moves, play};
 use crate::game::notation::{PositionError, parse_position};
 use crate::game::position::{Move, Position};
 use crate::game::rules::{MIN_STONES, Variant};
-use crate::table::{TableError, TableSet, Wdl, check_table_dir};
 use crate::game::value::{NMoveRule, RuleValue, Value, best_of};
+use crate::sector::index::Sector;
+use crate::table::{TableError, TableSet, Wdl, check_table_dir};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;

@@ -132,7 +132,11 @@ impl Tablebase {
         if !sector.fits(&self.variant) {
             return false;
         }
-        match self.presence.cell(self.variant.stones, sector).load(Ordering::Relaxed) {
+        match self
+            .presence
+            .cell(self.variant.stones, sector)
+            .load(Ordering::Relaxed)
+        {
             PRESENT => true,
             ABSENT => false,
             _ => self.check_sector(sector),
@@ -202,6 +206,15 @@ impl Tablebase {
     /// not used is reported ([`Tablebase::take_unused`]) with why, including the files of
     /// sectors the variant does not have. 0 if the directory cannot be listed.
     pub fn warm(&self) -> usize {
+        self.warm_with(|_| true)
+    }
+
+    /// [`Tablebase::warm`], handing each usable sector to `keep` as soon as it is found (before
+    /// the next sector is checked, so that what `keep` reports comes in order with the
+    /// tablebase's reports); returns the number of sectors `keep` accepted. A program with
+    /// rules of its own for using a table (an engine refusing tables of another N-move rule
+    /// than its game's) applies them here.
+    pub fn warm_with(&self, mut keep: impl FnMut(Sector) -> bool) -> usize {
         self.wdl_only();
         let Ok(listing) = TableDir::scan(self.tables.dir()) else {
             return 0;
@@ -223,7 +236,7 @@ impl Tablebase {
                     paths,
                     variant: self.variant.name,
                 });
-            } else if self.has_sector(sector) {
+            } else if self.has_sector(sector) && keep(sector) {
                 usable += 1;
             }
         }

@@ -19,18 +19,18 @@
 //! Requests name positions only: the files read are those of the served directory that the
 //! tables of those positions live in.
 
+use crate::build::plan::{cost_to_solve, generate_command, missing_table_advice, sector_name};
 use crate::engine::game::{DrawRules, Game};
 use crate::engine::{Engine, EngineConfig, Limits, Score};
-use crate::sector::index::Sector;
 use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play};
 use crate::game::notation::{PositionInfo, format_move, format_position_info, parse_position_info};
-use crate::build::plan::{cost_to_solve, generate_command, missing_table_advice, sector_name};
 use crate::game::position::{Color, Move, Position};
+use crate::game::rules::{NO_SQUARE, Variant, points};
+use crate::game::value::Value;
 use crate::probe::{ProbeError, Tablebase};
 use crate::report::{self, AnswerError, MAX_PV_PLIES, rule_json};
-use crate::game::rules::{NO_SQUARE, Variant, points};
+use crate::sector::index::Sector;
 use crate::table::TableError;
-use crate::game::value::Value;
 use serde_json::{Map, Value as Json, json};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
