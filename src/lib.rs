@@ -97,8 +97,8 @@ pub use game::position::{Color, Move, Position};
 pub use game::rules::{
     Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
 };
-pub use game::value::{NMoveRule, RuleValue, Value};
-pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase};
+pub use game::value::{NMoveRule, NMoveRuleError, RuleValue, Value};
+pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase, UnusedTable};
 pub use sector::graph::{
     Component, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,
     successor_sectors,

@@ -104,7 +104,7 @@ fn handshake_lists_the_options() {
             "Hash"
         ]
     );
-    assert!(lines.contains(&"option name NMoveRule type spin default 100 min 0 max 10000".into()));
+    assert!(lines.contains(&"option name NMoveRule type spin default 100 min 0 max 4096".into()));
     assert!(lines.contains(&"option name MoveTime type spin default 0 min 0 max 3600".into()));
     let uciok = lines.iter().position(|l| l == "uciok").unwrap();
     assert_eq!(uciok, 2 + options.len());
@@ -150,6 +150,8 @@ fn bad_input_is_reported_and_ignored() {
           setoption name Variant value chess\n\
           setoption name UseTables value maybe\n\
           setoption name Hash value 0\n\
+          setoption name NMoveRule value 4097\n\
+          setoption name NMoveRule value -1\n\
           setoption\n",
     );
     input.extend_from_slice(format!("position fen {WIN7}\n").as_bytes());
@@ -175,6 +177,8 @@ fn bad_input_is_reported_and_ignored() {
         "setoption Variant: 'chess' is not a variant (std, lasker, twelve, six, three)",
         "setoption UseTables: 'maybe' is not true or false",
         "setoption Hash: '0' is not a size in MiB",
+        "setoption NMoveRule: 4097 is not in 0..=4096; unchanged",
+        "setoption NMoveRule: -1 is not in 0..=4096; unchanged",
         "setoption: expected 'setoption name <name> value <value>'",
         "bad position: invalid position: position string has 8 field(s)",
         "bad position: 'fen' needs a position string",
@@ -197,7 +201,7 @@ fn bad_input_is_reported_and_ignored() {
     for (got, want) in infos.iter().zip(expect_prefixes) {
         assert!(got.starts_with(want), "{got:?} should start with {want:?}");
     }
-    for bad in &infos[8..14] {
+    for bad in &infos[10..16] {
         assert!(bad.ends_with("; previous position kept"), "{bad}");
     }
     // The position stayed the one set before the bad ones: white wins in 7.

@@ -42,11 +42,11 @@ pub struct GenerateArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 0,
-        value_parser = clap::value_parser!(u16).range(0..=i64::from(NMoveRule::MAX_N)),
+        default_value = "0",
+        value_parser = NMoveRule::parse,
         allow_negative_numbers = true
     )]
-    n_move_rule: u16,
+    n_move_rule: NMoveRule,
     /// Leave the positions that no game can reach unsolved and store them as "don't care"
     /// (docs/FORMAT.md): faster, smaller tables that refuse to probe such positions.
     #[arg(long)]
@@ -234,17 +234,11 @@ fn speed(rate: f64) -> String {
 /// Runs estimated to take longer than this, seconds, are announced before they start.
 const ANNOUNCE_SECONDS: f64 = 60.0;
 
-/// The rule of `--n-move-rule N`, or a usage error when N is too large.
-pub fn n_move_rule(n: u16) -> Result<NMoveRule, CliError> {
-    NMoveRule::new(n)
-        .ok_or_else(|| CliError::usage(format!("--n-move-rule {n}: at most {}", NMoveRule::MAX_N)))
-}
-
 /// `millbase generate`.
 pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     let v = args.variant.get()?;
     let dir = table_dir(&args.dir, &v);
-    let rule = n_move_rule(args.n_move_rule)?;
+    let rule = args.n_move_rule;
     if std::fs::metadata(&dir).is_ok_and(|m| !m.is_dir()) {
         return Err(CliError::usage(format!(
             "{}: not a directory (--dir names the directory of the tables)",

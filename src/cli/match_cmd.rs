@@ -7,6 +7,7 @@ use crate::engine::matches::{
     BuiltinPlayer, GameRecord, MatchConfig, Player, UciPlayer, run_match,
 };
 use crate::game::position::Color;
+use crate::game::value::NMoveRule;
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -58,10 +59,11 @@ pub struct MatchArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 100,
+        default_value = "100",
+        value_parser = NMoveRule::parse,
         allow_negative_numbers = true
     )]
-    n_move_rule: u32,
+    n_move_rule: NMoveRule,
     /// A game longer than this many actions is a draw (a safety net).
     #[arg(
         long,
@@ -164,14 +166,17 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
     if args.games == Some(0) {
         return Err(CliError::usage("--games must be at least 1"));
     }
-    let rules = DrawRules::with_n_move(args.n_move_rule, true);
+    let rules = DrawRules {
+        n_move: args.n_move_rule,
+        threefold: true,
+    };
     let starts = read_starts(args, rules)?;
     let pairs = args.engines.len() == 2;
     let movetime = Duration::from_millis(args.movetime);
     let timeout = Duration::from_millis(args.timeout.unwrap_or(args.movetime * 2 + 2000));
     let setup = vec![
         format!("setoption name Variant value {}", v.name),
-        format!("setoption name NMoveRule value {}", args.n_move_rule),
+        format!("setoption name NMoveRule value {}", args.n_move_rule.n()),
     ];
     let make = |i: usize, cmd: &str| -> Result<Box<dyn Player>, CliError> {
         let seed = args.seed.wrapping_add(i as u64);

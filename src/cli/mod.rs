@@ -345,6 +345,7 @@ mod tests {
             ValueParser::from(clap::value_parser!(u64)).type_id(),
             ValueParser::from(clap::value_parser!(usize)).type_id(),
             ValueParser::from(clap::value_parser!(i32)).type_id(),
+            ValueParser::new(crate::game::value::NMoveRule::parse).type_id(),
         ];
         let cli = Cli::command();
         let mut checked = Vec::new();
@@ -368,6 +369,9 @@ mod tests {
         // The options of the issue, among all the others.
         for option in [
             "generate --n-move-rule -1",
+            "plan --n-move-rule -1",
+            "play --n-move-rule -1",
+            "match --n-move-rule -1",
             "compact --level -1",
             "probe --counter -1",
             "pv --max-plies -1",

@@ -3,7 +3,8 @@
 use super::workflow::{WorkflowOptions, snakefile};
 use super::{CliError, VariantArg, emit};
 use crate::build::plan::{PlanEntry, bytes, duration, estimate, plan};
-use crate::cli::generate::{n_move_rule, parse_sectors, table_dir};
+use crate::cli::generate::{parse_sectors, table_dir};
+use crate::game::value::NMoveRule;
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -27,12 +28,12 @@ pub struct PlanArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 0,
+        default_value = "0",
         requires = "emit",
-        value_parser = clap::value_parser!(u16).range(0..=i64::from(crate::game::value::NMoveRule::MAX_N)),
+        value_parser = NMoveRule::parse,
         allow_negative_numbers = true
     )]
-    n_move_rule: u16,
+    n_move_rule: NMoveRule,
     /// With --emit: the jobs leave unreachable positions unsolved (as for `generate`).
     #[arg(long, requires = "emit")]
     skip_unreachable: bool,
@@ -74,7 +75,7 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
     let peak_mem = estimates.iter().map(|x| x.memory).fold(0.0, f64::max);
     let total_disk: f64 = estimates.iter().map(|x| x.disk).sum();
     let text = if let Some(EmitFormat::Snakemake) = args.emit {
-        let rule = n_move_rule(args.n_move_rule)?;
+        let rule = args.n_move_rule;
         let program = std::env::current_exe()
             .and_then(|p| p.canonicalize())
             .map_err(|e| CliError::failure(format!("cannot find the millbase program: {e}")))?;

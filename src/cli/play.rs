@@ -8,7 +8,7 @@ use crate::engine::oracle::Oracle;
 use crate::engine::{Decision, Engine, EngineConfig, Limits, Score, Source};
 use crate::game::notation::{PositionInfo, format_move};
 use crate::game::position::{Color, Move};
-use crate::game::value::Value;
+use crate::game::value::{NMoveRule, Value};
 use clap::Args;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -39,10 +39,11 @@ pub struct PlayArgs {
     #[arg(
         long,
         value_name = "N",
-        default_value_t = 100,
+        default_value = "100",
+        value_parser = NMoveRule::parse,
         allow_negative_numbers = true
     )]
-    n_move_rule: u32,
+    n_move_rule: NMoveRule,
     /// The start: a Sanmill position string or `start` [default: start].
     #[arg(value_name = "POSITION", num_args = 0.., allow_negative_numbers = true)]
     position: Vec<String>,
@@ -107,8 +108,8 @@ impl<W: Write> Session<W> {
             return "value: not in the tables".into();
         }
         let me = pos.to_move;
-        let beyond = |n: u16| match self.game.rules().n_move {
-            Some(rule) if u32::from(n) > rule.saturating_sub(counter) => {
+        let beyond = |n: u16| match self.game.rules().n_move.n() {
+            rule if rule > 0 && u32::from(n) > u32::from(rule).saturating_sub(counter) => {
                 format!(" (more plies than the {rule}-move rule leaves; it may end in a draw)")
             }
             _ => String::new(),
@@ -127,7 +128,7 @@ impl<W: Write> Session<W> {
                 "value: {} wins (DTR {n}: the next removal within {} under the {}-move rule)",
                 side_name(winner),
                 plies(n),
-                o.rule().unwrap_or(0)
+                o.rule().n()
             )
         } else {
             format!(
@@ -346,7 +347,10 @@ pub fn run_play(args: &PlayArgs) -> Result<(), CliError> {
     if args.movetime == 0 {
         return Err(CliError::usage("--movetime must be at least 1 ms"));
     }
-    let rules = DrawRules::with_n_move(args.n_move_rule, true);
+    let rules = DrawRules {
+        n_move: args.n_move_rule,
+        threefold: true,
+    };
     let game = if args.position.is_empty() {
         Game::from_start(v, rules)
     } else {

@@ -120,6 +120,7 @@ mod tests {
     use crate::engine::game::DrawRules;
     use crate::game::notation::format_move;
     use crate::game::rules::Variant;
+    use crate::game::value::NMoveRule;
 
     /// White wins in 7; both sides then fly a stone away and back, so that black's b6-a7
     /// would bring the start position back for the third time.
@@ -179,10 +180,16 @@ mod tests {
         // Without the repetition rule, the N-move rule: the counter is 7, so with N = 8 every
         // move without a removal draws.
         let mut g = game.clone();
-        g.set_rules(DrawRules::with_n_move(8, false));
+        g.set_rules(DrawRules {
+            n_move: NMoveRule::new(8).unwrap(),
+            threefold: false,
+        });
         let c = choose(&oracle, &g, &values(&g, Value::Win(3), Value::Win(5)), 0).unwrap();
         assert_eq!(c.value, Value::Draw);
-        g.set_rules(DrawRules::with_n_move(0, false));
+        g.set_rules(DrawRules {
+            n_move: NMoveRule::NONE,
+            threefold: false,
+        });
         let c = choose(&oracle, &g, &values(&g, Value::Win(3), Value::Win(5)), 0).unwrap();
         assert_eq!(
             (format_move(&v, c.mv).as_str(), c.value),

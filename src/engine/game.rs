@@ -17,13 +17,14 @@ use crate::game::notation::{
 };
 use crate::game::position::{Color, Move, Position};
 use crate::game::rules::{NO_SQUARE, Variant};
+use crate::game::value::NMoveRule;
 use std::fmt;
 
 /// The draw rules a game is played under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawRules {
-    /// The N-move rule's N (`None`: off). Default 100.
-    pub n_move: Option<u32>,
+    /// The N-move rule ([`NMoveRule::NONE`]: off). Default: N = 100.
+    pub n_move: NMoveRule,
     /// Whether a threefold repetition draws the game. Default on.
     pub threefold: bool,
 }
@@ -31,18 +32,8 @@ pub struct DrawRules {
 impl Default for DrawRules {
     fn default() -> Self {
         DrawRules {
-            n_move: Some(100),
+            n_move: NMoveRule::new(100).expect("100 is at most NMoveRule::MAX_N"),
             threefold: true,
-        }
-    }
-}
-
-impl DrawRules {
-    /// The rules with the N-move rule's N given as a number (0 = off).
-    pub fn with_n_move(n: u32, threefold: bool) -> DrawRules {
-        DrawRules {
-            n_move: (n > 0).then_some(n),
-            threefold,
         }
     }
 }
@@ -56,8 +47,8 @@ pub enum Reason {
     NoLegalMove,
     /// The board is full and the variant calls that a draw.
     FullBoard,
-    /// No placement or removal in the last N plies.
-    NMoveRule(u32),
+    /// No placement or removal in the last N plies of this rule.
+    NMoveRule(NMoveRule),
     /// The same position for the third time.
     ThreefoldRepetition,
     /// A player broke the protocol (illegal move, no answer, crash); the message says how.
@@ -104,7 +95,8 @@ impl GameResult {
             Reason::TooFewStones => format!("{loser} has fewer than three stones"),
             Reason::NoLegalMove => format!("{loser} has no legal move"),
             Reason::FullBoard => "the board is full".to_string(),
-            Reason::NMoveRule(n) => {
+            Reason::NMoveRule(rule) => {
+                let n = rule.n();
                 format!("{n}-move rule: no placement or removal in the last {n} plies")
             }
             Reason::ThreefoldRepetition => "threefold repetition".to_string(),
@@ -376,7 +368,7 @@ impl Game {
         if next.pending_removal {
             return false;
         }
-        if self.rules.n_move.is_some_and(|n| counter >= n) {
+        if self.rules.n_move.draws_at(counter) {
             return true;
         }
         self.rules.threefold && self.occurrences(next) + 1 >= 3
@@ -389,10 +381,8 @@ impl Game {
         if pos.pending_removal {
             return None;
         }
-        if let Some(n) = self.rules.n_move
-            && self.counter() >= n
-        {
-            return Some(GameResult::new(None, Reason::NMoveRule(n)));
+        if self.rules.n_move.draws_at(self.counter()) {
+            return Some(GameResult::new(None, Reason::NMoveRule(self.rules.n_move)));
         }
         let me = pos.to_move;
         match outcome(&self.variant, pos) {
@@ -526,9 +516,13 @@ mod tests {
         assert_eq!(g.counter(), 8);
         // Without the repetition rule, N = 8 ends it; N = 9 does not.
         let mut h = g.clone();
-        h.rules = DrawRules::with_n_move(8, false);
-        assert_eq!(h.result().unwrap().reason, Reason::NMoveRule(8));
-        h.rules = DrawRules::with_n_move(9, false);
+        let n = |n| NMoveRule::new(n).unwrap();
+        h.rules = DrawRules {
+            n_move: n(8),
+            threefold: false,
+        };
+        assert_eq!(h.result().unwrap().reason, Reason::NMoveRule(n(8)));
+        h.rules.n_move = n(9);
         assert_eq!(h.result(), None);
     }
 

@@ -11,7 +11,7 @@
 //! * [`Oracle::move_values`] — every legal move (combined convention; lone removals in a
 //!   remove-pending position) with its value for the side making it, or `None` if any
 //!   successor's sector is absent.
-//! * [`Oracle::rule`] — the N of the tables' N-move rule, `None` for rule-free tables.
+//! * [`Oracle::rule`] — the tables' N-move rule ([`NMoveRule::NONE`] for rule-free tables).
 //!
 //! Tables without the N-move rule ignore `counter`: their values are those of the game
 //! without draw rules, with distances to the end of the game (a win may take longer than the
@@ -21,9 +21,10 @@
 //! DTR wins under the rule and never repeats a position. They are used only when their N is
 //! the game's N ([`Oracle::rule_exact`]); tables of another N count as absent.
 //!
-//! Presence of a sector (both its files there with valid headers) is checked once and cached,
-//! so an absent sector costs one look-up in a small array. A table that cannot be used counts
-//! as absent and is reported once through [`Oracle::take_warnings`], naming the file and why:
+//! The oracle asks only the [`Tablebase`]: which sectors are present (checked once per
+//! sector, [`Tablebase::has_sector`]), their values ([`Tablebase::value_if_present`]), and
+//! the files not used ([`Tablebase::take_unused`]). A table that cannot be used counts as
+//! absent and is reported once through [`Oracle::take_warnings`], naming the file and why:
 //! a damaged file (found by its header when the sector is first looked at, or by a block's
 //! checksum when a probe reads it), a path that is not a regular file (a named pipe, a
 //! directory, a link to a device, a dangling link), a file without its companion, a sector that
@@ -34,58 +35,40 @@ use crate::engine::game::next_counter;
 use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play};
 use crate::game::position::{Move, Position};
 use crate::game::rules::Variant;
-use crate::game::value::Value;
-use crate::probe::{MoveValue, ProbeError, Tablebase};
+use crate::game::value::{NMoveRule, Value};
+use crate::probe::{MoveValue, Tablebase};
 use crate::sector::index::Sector;
-use crate::table::open::describe;
-use crate::table::{FileKind, TableDir, TableError, table_path};
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
-
-/// Presence cache states.
-const UNKNOWN: u8 = 0;
-const PRESENT: u8 = 1;
-const ABSENT: u8 = 2;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Table access for the engine (see the module documentation).
 pub struct Oracle {
     variant: Variant,
     dir: PathBuf,
     tb: Option<Tablebase>,
-    /// The game's N-move rule (`None`: off); rule-exact tables are used only if theirs equals it.
-    game_rule: Option<u32>,
-    /// Per sector, by [`Oracle::sector_number`]: [`UNKNOWN`], [`PRESENT`] or [`ABSENT`].
-    present: Vec<AtomicU8>,
-    /// The directory holds WDL files only (no `.mbd` at all): said once, not per sector.
-    wdl_only: bool,
-    warnings: Mutex<Warnings>,
+    /// The game's N-move rule; rule-exact tables are used only if theirs equals it.
+    game_rule: NMoveRule,
+    /// The tables were found solved under another rule than the game's (and said so).
+    other_rule_said: AtomicBool,
+    /// Messages not yet taken, oldest first.
+    warnings: Mutex<Vec<String>>,
     probes: AtomicU64,
 }
 
-/// Messages not yet taken, and every message ever given (each is given once).
-#[derive(Default)]
-struct Warnings {
-    pending: Vec<String>,
-    given: HashSet<String>,
-}
-
 impl Oracle {
-    /// The tables of `variant` in `dir`. A directory that does not exist holds no tables:
-    /// the oracle then answers `None` everywhere (and says so in a warning).
-    pub fn open(dir: impl AsRef<Path>, variant: Variant, game_rule: Option<u32>) -> Oracle {
+    /// The tables of `variant` in `dir`, for a game under `game_rule`. A directory that does
+    /// not exist holds no tables: the oracle then answers `None` everywhere (and says so in a
+    /// warning).
+    pub fn open(dir: impl AsRef<Path>, variant: Variant, game_rule: NMoveRule) -> Oracle {
         let dir = dir.as_ref().to_path_buf();
         let tb = Tablebase::open(&dir, variant).ok();
-        let wdl_only = TableDir::scan(&dir).is_ok_and(|t| t.wdl_only());
-        let radix = variant.stones as usize + 1;
         let oracle = Oracle {
             variant,
             dir,
             tb,
             game_rule,
-            present: (0..radix.pow(4)).map(|_| AtomicU8::new(UNKNOWN)).collect(),
-            wdl_only,
+            other_rule_said: AtomicBool::new(false),
             warnings: Mutex::default(),
             probes: AtomicU64::new(0),
         };
@@ -94,26 +77,18 @@ impl Oracle {
                 "no table directory {}: searching everywhere",
                 oracle.dir.display()
             ));
-        } else if wdl_only {
-            oracle.warn(format!(
-                "tables of {} not used: WDL files only (.mbw, no .mbd); the engine needs both \
-                 files of a sector",
-                oracle.dir.display()
-            ));
         }
         oracle
     }
 
     /// An oracle without tables (every answer `None`).
     pub fn none(variant: Variant) -> Oracle {
-        let radix = variant.stones as usize + 1;
         Oracle {
             variant,
             dir: PathBuf::new(),
             tb: None,
-            game_rule: None,
-            present: (0..radix.pow(4)).map(|_| AtomicU8::new(ABSENT)).collect(),
-            wdl_only: false,
+            game_rule: NMoveRule::NONE,
+            other_rule_said: AtomicBool::new(false),
             warnings: Mutex::default(),
             probes: AtomicU64::new(0),
         }
@@ -129,25 +104,22 @@ impl Oracle {
         &self.dir
     }
 
-    /// The N of the tables' N-move rule; `None` for tables without it.
-    pub fn rule(&self) -> Option<u16> {
-        let rule = self.tb.as_ref()?.rule();
-        rule.is_active().then(|| rule.n())
+    /// The N-move rule of the tables; [`NMoveRule::NONE`] for tables without it (and without
+    /// tables).
+    pub fn rule(&self) -> NMoveRule {
+        self.tb.as_ref().map(Tablebase::rule).unwrap_or_default()
     }
 
     /// Are the distances of [`Oracle::value`] DTR (tables under the N-move rule) rather than
     /// plies to the end of the game?
     pub fn distances_are_dtr(&self) -> bool {
-        self.rule().is_some()
+        self.rule().is_active()
     }
 
     /// Are the values exact under the game's N-move rule? (False for rule-free tables, unless
     /// the game has no N-move rule.)
     pub fn rule_exact(&self) -> bool {
-        match self.game_rule {
-            None => true,
-            Some(n) => self.rule().is_some_and(|r| u32::from(r) == n),
-        }
+        !self.game_rule.is_active() || self.rule() == self.game_rule
     }
 
     /// Number of table probes made so far (positions looked up).
@@ -158,12 +130,22 @@ impl Oracle {
     /// Messages about the directory or tables not used, not yet reported (each only once).
     pub fn take_warnings(&self) -> Vec<String> {
         let mut w = self.warnings.lock().unwrap_or_else(|p| p.into_inner());
-        std::mem::take(&mut w.pending)
+        self.collect_unused(&mut w);
+        std::mem::take(&mut *w)
     }
 
-    fn sector_number(&self, s: Sector) -> usize {
-        let r = self.variant.stones as usize + 1;
-        ((s.w as usize * r + s.b as usize) * r + s.wf as usize) * r + s.bf as usize
+    /// Add the tablebase's reports not yet taken to `warnings`, in their order.
+    fn collect_unused(&self, warnings: &mut Vec<String>) {
+        if let Some(tb) = &self.tb {
+            warnings.extend(tb.take_unused().iter().map(ToString::to_string));
+        }
+    }
+
+    /// Add `message` to the warnings, after the tablebase's reports so far.
+    fn warn(&self, message: String) {
+        let mut w = self.warnings.lock().unwrap_or_else(|p| p.into_inner());
+        self.collect_unused(&mut w);
+        w.push(message);
     }
 
     /// The sector of a position that is not remove-pending.
@@ -177,125 +159,40 @@ impl Oracle {
         )
     }
 
-    /// Are both files of `sector` there with valid headers? Checked once, then cached.
+    /// Is the table of `sector` usable: present in the tablebase ([`Tablebase::has_sector`],
+    /// checked once, then cached) and of a rule the game can use?
     pub fn has_sector(&self, sector: Sector) -> bool {
-        if !sector.fits(&self.variant) {
-            return false;
-        }
-        let cell = &self.present[self.sector_number(sector)];
-        match cell.load(Ordering::Relaxed) {
-            PRESENT => return true,
-            ABSENT => return false,
-            _ => {}
-        }
         let Some(tb) = &self.tb else {
-            cell.store(ABSENT, Ordering::Relaxed);
             return false;
         };
-        // Missing files, and paths that are not regular files, are found without touching
-        // the table set, which would build the sector's index first (costly for big sectors,
-        // and useless without a table); each such file is named with what is wrong.
-        let problems: Vec<TableError> = [FileKind::Wdl, FileKind::Distance]
-            .into_iter()
-            .filter_map(|kind| self.file_problem(sector, kind))
-            .collect();
-        if !problems.is_empty() {
-            let missing = |e: &TableError| matches!(e, TableError::Missing { .. });
-            let no_table = problems.len() == 2 && problems.iter().all(missing);
-            // In a WDL-only directory the missing distances were said once for all.
-            let said = self.wdl_only
-                && matches!(
-                    problems[..],
-                    [TableError::Missing {
-                        kind: FileKind::Distance,
-                        ..
-                    }]
-                );
-            if !no_table && !said {
-                for e in &problems {
-                    self.warn(format!("table of sector {sector} not used: {e}"));
-                }
-            }
-            cell.store(ABSENT, Ordering::Relaxed);
-            return false;
+        tb.has_sector(sector) && self.rule_usable(tb)
+    }
+
+    /// Can the game use tables of the tablebase's rule? Rule-free tables always (the engine
+    /// guards against the draw rules itself); tables under a rule only if it is the game's.
+    /// Tables of another N would give wrong values: they are not used, and that is said once.
+    fn rule_usable(&self, tb: &Tablebase) -> bool {
+        if !tb.rule().is_active() || self.rule_exact() {
+            return true;
         }
-        if self.rule().is_some() && !self.rule_exact() {
-            // Values under another N would be wrong for this game.
+        if !self.other_rule_said.swap(true, Ordering::Relaxed) {
             self.warn(format!(
                 "tables of {} are solved under the {}, not the game's N-move rule: not used",
                 self.dir.display(),
                 tb.rule()
             ));
-            cell.store(ABSENT, Ordering::Relaxed);
-            return false;
         }
-        let ok = match tb.tables().header(sector, FileKind::Distance) {
-            Ok(_) => true,
-            Err(TableError::Missing { .. }) => false,
-            Err(e) => {
-                self.warn(format!("table of sector {sector} not used: {e}"));
-                false
-            }
-        };
-        cell.store(if ok { PRESENT } else { ABSENT }, Ordering::Relaxed);
-        ok
-    }
-
-    /// What keeps the file of `kind` of `sector` from being read, seen from its path alone:
-    /// nothing there, or something other than a regular file (a named pipe, a directory, a
-    /// device, a dangling symbolic link). `None` for a regular file (or a link to one).
-    fn file_problem(&self, sector: Sector, kind: FileKind) -> Option<TableError> {
-        let path = table_path(&self.dir, sector, kind);
-        let what = match std::fs::metadata(&path) {
-            Ok(m) if m.is_file() => return None,
-            Ok(m) => describe(m.file_type()),
-            // Not for want of a file: opening it says what is wrong.
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return None,
-            Err(_) => match std::fs::symlink_metadata(&path) {
-                Ok(m) => describe(m.file_type()),
-                Err(_) => return Some(TableError::Missing { path, sector, kind }),
-            },
-        };
-        Some(TableError::NotRegular { path, what })
+        false
     }
 
     /// Open every table of the directory now (checking headers and building indices), so
     /// that the first searches do not pay for it. Returns the number of usable sectors; each
     /// file named like a table that is not used gets a warning saying why.
     pub fn warm(&self) -> usize {
-        let Ok(listing) = TableDir::scan(&self.dir) else {
+        let Some(tb) = &self.tb else {
             return 0;
         };
-        let mut usable = 0;
-        for sector in listing.sectors() {
-            if !sector.fits(&self.variant) {
-                let files = listing.files(sector);
-                let names: Vec<String> = [
-                    (files.wdl, FileKind::Wdl),
-                    (files.distance, FileKind::Distance),
-                ]
-                .into_iter()
-                .filter(|&(there, _)| there)
-                .map(|(_, k)| table_path(&self.dir, sector, k).display().to_string())
-                .collect();
-                self.warn(format!(
-                    "{} not used: sector {sector} does not exist in variant {}",
-                    names.join(", "),
-                    self.variant.name
-                ));
-            } else if self.has_sector(sector) {
-                usable += 1;
-            }
-        }
-        usable
-    }
-
-    /// Add `message` to the warnings, unless it was given before.
-    fn warn(&self, message: String) {
-        let mut w = self.warnings.lock().unwrap_or_else(|p| p.into_inner());
-        if w.given.insert(message.clone()) {
-            w.pending.push(message);
-        }
+        tb.warm_with(|_| self.rule_usable(tb))
     }
 
     /// Can [`Oracle::value`] answer `pos` (game over, or every needed sector present)?
@@ -387,7 +284,7 @@ impl Oracle {
         moves: &[Move],
         nexts: &[Position],
     ) -> Option<Vec<MoveValue>> {
-        let rule = self.tb.as_ref().map(|t| t.rule()).unwrap_or_default();
+        let rule = self.rule();
         let counter = if nexts.is_empty() || !rule.is_active() {
             counter
         } else if moves.iter().all(|m| m.is_lone_removal()) {
@@ -414,22 +311,12 @@ impl Oracle {
 
     /// The table's value of a position (not remove-pending, game not over) whose sector is
     /// present. Rule-free tables ignore the counter. (Rule-exact tables: the value at
-    /// `counter` when [`Oracle::rule_exact`].)
+    /// `counter` when [`Oracle::rule_exact`].) A damaged table on the way makes the sector
+    /// absent and is reported by the tablebase.
     fn raw_value(&self, pos: &Position, counter: u32) -> Option<Value> {
         let tb = self.tb.as_ref()?;
         self.probes.fetch_add(1, Ordering::Relaxed);
-        match tb.value_at(pos, counter) {
-            Ok(v) => Some(v.result()),
-            Err(ProbeError::Table(e)) => {
-                let sector = Self::sector_of(pos);
-                self.present[self.sector_number(sector)].store(ABSENT, Ordering::Relaxed);
-                if !matches!(e, TableError::Missing { .. }) {
-                    self.warn(format!("table of sector {sector} not used: {e}"));
-                }
-                None
-            }
-            Err(_) => None,
-        }
+        tb.value_if_present(pos, counter).map(|v| v.result())
     }
 }
 

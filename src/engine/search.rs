@@ -159,7 +159,7 @@ impl Searcher<'_> {
         if self.aborted {
             return Err(0);
         }
-        if self.rules.n_move.is_some_and(|n| counter >= n) && !pos.pending_removal {
+        if self.rules.n_move.draws_at(counter) && !pos.pending_removal {
             return Err(0);
         }
         if self.repeats(h, counter) {

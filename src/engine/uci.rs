@@ -24,11 +24,12 @@
 //! end of the input a running search still answers (an infinite one is stopped), then the
 //! session ends.
 
-use super::game::{DrawRules, Game};
+use super::game::Game;
 use super::{Decision, Engine, EngineConfig, Limits, Source};
 use crate::game::notation::format_move;
 use crate::game::position::Move;
 use crate::game::rules::Variant;
+use crate::game::value::NMoveRule;
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -44,8 +45,6 @@ pub const AUTHOR: &str = "the millbase developers";
 
 /// Largest `MoveTime` in seconds.
 const MAX_MOVE_TIME: u64 = 3600;
-/// Largest `NMoveRule`.
-const MAX_N_MOVE: u64 = 10_000;
 /// Largest `Hash` in MiB.
 const MAX_HASH: u64 = 4096;
 
@@ -336,8 +335,9 @@ impl<W: Write> Session<W> {
                 super::search::MAX_DEPTH
             ),
             format!(
-                "option name NMoveRule type spin default {} min 0 max {MAX_N_MOVE}",
-                c.rules.n_move.unwrap_or(0)
+                "option name NMoveRule type spin default {} min 0 max {}",
+                c.rules.n_move.n(),
+                NMoveRule::MAX_N
             ),
             format!(
                 "option name ThreefoldRepetitionRule type check default {}",
@@ -434,9 +434,9 @@ impl<W: Write> Session<W> {
             "depth" => number(&value, u64::from(super::search::MAX_DEPTH))
                 .map(|d| c.depth_cap = d as u32)
                 .ok_or_else(|| bad("a depth from 0 to 64")),
-            "nmoverule" => number(&value, MAX_N_MOVE)
-                .map(|n| c.rules = DrawRules::with_n_move(n as u32, c.rules.threefold))
-                .ok_or_else(|| bad(&format!("a number from 0 to {MAX_N_MOVE}"))),
+            "nmoverule" => NMoveRule::parse(&value)
+                .map(|rule| c.rules.n_move = rule)
+                .map_err(|e| format!("setoption {name}: {e}; unchanged")),
             "threefoldrepetitionrule" => check(&value)
                 .map(|b| c.rules.threefold = b)
                 .ok_or_else(|| bad("true or false")),

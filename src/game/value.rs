@@ -123,9 +123,42 @@ impl NMoveRule {
         (n <= Self::MAX_N).then_some(NMoveRule { n })
     }
 
+    /// N read from text, as every option that takes it reads it (`--n-move-rule N` of the
+    /// program's commands, the UCI option `NMoveRule`): a whole number from 0 to
+    /// [`NMoveRule::MAX_N`], 0 for no rule. Also [`str::parse`].
+    ///
+    /// # Errors
+    ///
+    /// [`NMoveRuleError`] if `text` is not a whole number (digits only; no sign, no spaces) or
+    /// is one above [`NMoveRule::MAX_N`] or below 0; its message names the range, e.g.
+    /// `-1 is not in 0..=4096`.
+    pub fn parse(text: &str) -> Result<NMoveRule, NMoveRuleError> {
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+        let error = |whole| NMoveRuleError {
+            text: text.to_string(),
+            whole,
+        };
+        if !whole {
+            return Err(error(false));
+        }
+        match text.parse::<u16>() {
+            Ok(n) => NMoveRule::new(n).ok_or_else(|| error(true)),
+            Err(_) => Err(error(true)),
+        }
+    }
+
     /// `n`; 0 when there is no rule.
     pub fn n(self) -> u16 {
         self.n
+    }
+
+    /// Does the rule draw a game whose turn starts with the N-move counter at `counter`
+    /// (`counter >= n`)? Never without a rule. The counter may be above `n` (a position given
+    /// with a larger counter): the game is drawn all the same.
+    #[inline]
+    pub fn draws_at(self, counter: u32) -> bool {
+        self.n > 0 && counter >= u32::from(self.n)
     }
 
     /// Is there a rule?
@@ -185,6 +218,46 @@ impl fmt::Display for NMoveRule {
         }
     }
 }
+
+impl std::str::FromStr for NMoveRule {
+    type Err = NMoveRuleError;
+
+    /// [`NMoveRule::parse`].
+    fn from_str(text: &str) -> Result<NMoveRule, NMoveRuleError> {
+        NMoveRule::parse(text)
+    }
+}
+
+/// Why a text is not an N-move rule's N ([`NMoveRule::parse`]): not a whole number, or one
+/// outside `0..=`[`NMoveRule::MAX_N`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NMoveRuleError {
+    text: String,
+    /// The text is a whole number (out of range) rather than no number at all.
+    whole: bool,
+}
+
+impl fmt::Display for NMoveRuleError {
+    /// `-1 is not in 0..=4096`, or `'x' is not a whole number in 0..=4096` (control characters
+    /// of the text escaped, so that the message is one line).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let range = format!("0..={}", NMoveRule::MAX_N);
+        if self.whole {
+            return write!(f, "{} is not in {range}", self.text);
+        }
+        f.write_str("'")?;
+        for c in self.text.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        write!(f, "' is not a whole number in {range}")
+    }
+}
+
+impl std::error::Error for NMoveRuleError {}
 
 /// The value of a position at a given N-move counter, in five classes (as Syzygy's
 /// "cursed wins" and "blessed losses").
@@ -345,5 +418,30 @@ mod tests {
         assert_eq!(rule.blocked(), Value::Loss(1));
         assert_eq!(NMoveRule::NONE.blocked(), Value::Loss(0));
         assert!(NMoveRule::new(NMoveRule::MAX_N + 1).is_none());
+    }
+
+    #[test]
+    fn n_is_read_from_0_to_max_n() {
+        let n = |text: &str| NMoveRule::parse(text).map(NMoveRule::n);
+        assert_eq!(n("0"), Ok(0));
+        assert_eq!(n("100"), Ok(100));
+        assert_eq!(n("4096"), Ok(NMoveRule::MAX_N));
+        assert_eq!("8".parse::<NMoveRule>(), Ok(NMoveRule::new(8).unwrap()));
+        let message = |text: &str| NMoveRule::parse(text).unwrap_err().to_string();
+        assert_eq!(message("4097"), "4097 is not in 0..=4096");
+        assert_eq!(message("-1"), "-1 is not in 0..=4096");
+        assert_eq!(message("99999999999"), "99999999999 is not in 0..=4096");
+        assert_eq!(message("+3"), "'+3' is not a whole number in 0..=4096");
+        assert_eq!(message(""), "'' is not a whole number in 0..=4096");
+        assert_eq!(message("a\nb"), "'a\\nb' is not a whole number in 0..=4096");
+    }
+
+    #[test]
+    fn the_rule_draws_from_n_on() {
+        let rule = NMoveRule::new(8).unwrap();
+        assert!(!rule.draws_at(7));
+        assert!(rule.draws_at(8));
+        assert!(rule.draws_at(u32::MAX));
+        assert!(!NMoveRule::NONE.draws_at(u32::MAX));
     }
 }

@@ -18,6 +18,15 @@
 //!
 //! A [`Tablebase`] is `Send + Sync`: many threads may probe it at once. Files are opened on
 //! first use; a missing or damaged file is an error naming it.
+//!
+//! A program that probes only where tables are (an engine that searches beyond them) asks
+//! [`Tablebase::has_sector`] first (checked once per sector, then one look-up), probes with
+//! [`Tablebase::value_if_present`], and reports the files not used, each once, from
+//! [`Tablebase::take_unused`] ([`Tablebase::warm`] checks them all at the start).
+
+mod presence;
+
+pub use presence::UnusedTable;
 
 use crate::game::movegen::{Convention, legal_moves, play};
 use crate::game::notation::{PositionError, parse_position};
@@ -102,6 +111,19 @@ pub struct MoveWdl {
 pub struct Tablebase {
     variant: Variant,
     tables: TableSet,
+    /// Which sectors can be used, and the files not used ([`Tablebase::has_sector`]).
+    presence: presence::Presence,
+}
+
+/// The sector of a position that is not remove-pending (its side to move first).
+fn sector_of(pos: &Position) -> Sector {
+    let me = pos.to_move;
+    Sector::new(
+        pos.on_board(me),
+        pos.on_board(me.other()),
+        pos.in_hand[me.index()],
+        pos.in_hand[me.other().index()],
+    )
 }
 
 fn flip(w: Wdl) -> Wdl {
@@ -142,7 +164,11 @@ impl Tablebase {
         // Learn the tables' N-move rule now if a table can be read; otherwise the first
         // probe that needs a file reports what is wrong with it.
         let _ = tables.detect_rule();
-        Ok(Tablebase { variant, tables })
+        Ok(Tablebase {
+            variant,
+            tables,
+            presence: presence::Presence::new(variant.stones),
+        })
     }
 
     /// The same tables with a block cache of about `bytes` bytes of decompressed blocks
@@ -197,13 +223,7 @@ impl Tablebase {
 
     /// Sector and slot of a position that is not remove-pending and not over by stone count.
     fn locate(&self, pos: &Position) -> Result<(Sector, u64), ProbeError> {
-        let me = pos.to_move;
-        let sector = Sector::new(
-            pos.on_board(me),
-            pos.on_board(me.other()),
-            pos.in_hand[me.index()],
-            pos.in_hand[me.other().index()],
-        );
+        let sector = sector_of(pos);
         let slot = self.tables.index(sector)?.slot(pos.us(), pos.them());
         if crate::sector::reach::unreachable(&self.variant, sector, pos.us(), pos.them())
             && self.tables.unreachable_dont_care(sector)?

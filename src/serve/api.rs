@@ -408,7 +408,7 @@ impl Explorer {
         let v = self.variant;
         let rule = self.tb.rule();
         let rules = DrawRules {
-            n_move: rule.is_active().then(|| u32::from(rule.n())),
+            n_move: rule,
             threefold: true,
         };
         let mut config = EngineConfig::new(v, self.dir.clone());
