@@ -58,7 +58,8 @@
 
 #![warn(missing_docs)]
 
-// The layers, each importing only those above it in this list.
+// The layers, each importing only those above it in this list. Private: the names a user
+// needs are re-exported below, at the root or in a public module by area.
 mod sys;
 mod game;
 mod sector;
@@ -67,78 +68,98 @@ mod table;
 mod build;
 mod probe;
 
-#[cfg(feature = "cli")]
-mod cli;
-#[cfg(feature = "cli")]
-mod report;
-#[cfg(feature = "serve")]
-mod serve;
-
 pub mod engine;
 pub mod export;
 
-pub use build::generate::{
-    ComponentReport, GenerateError, GenerateObserver, GenerateOptions, Silent, generate,
-    generate_components, generate_with,
-};
-pub use sector::graph::{
-    component, dependencies, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,
-    successor_sectors,
-};
-pub use sector::index::{Sector, SectorIndex, SectorParseError};
-pub use build::lock::ComponentLock;
-pub use game::movegen::{Convention, Outcome, is_legal, legal_moves, outcome, perft, play, unmoves};
-pub use game::notation::{
-    MoveError, PositionError, PositionInfo, START, format_move, format_position,
-    format_position_info, parse_legal_move, parse_move, parse_position, parse_position_info,
-};
-pub use build::plan::{PlanEntry, plan};
+pub use build::generate::{GenerateError, GenerateOptions, Silent, generate};
+pub use build::verify::verify_sector;
+pub use game::notation::{MoveError, PositionError};
 pub use game::position::{Color, Move, Position};
-pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase};
-pub use game::rules::{
-    Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
-};
-pub use solve::{
-    SectorStats, SolveError, SolveOptions, Solved, SolvedValues, solve_component,
-    solve_component_from, solve_component_under, solve_component_with,
-};
-pub use table::{
-    CompactReport, Corruption, TableAccess, TableError, TableSet, Wdl, WdlCounts, WdlLayout,
-    WriteOptions, WriteReport, compact_sector, write_sector,
-};
+pub use game::rules::Variant;
 pub use game::value::{NMoveRule, RuleValue, Value};
-pub use build::verify::{Mismatch, ValueLookup, verify_sector, verify_sector_under};
+pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase};
+pub use sector::index::Sector;
+pub use table::{TableError, Wdl};
+pub use sys::held::remove_held_files;
 
-/// The layout of the table files and of solved values, for tools that read or damage the
-/// files directly (docs/FORMAT.md). Programs that only probe do not need it.
-pub mod format {
-    pub use crate::table::{
-        DISTANCE_EXTENSION, FileKind, HEADER_LEN, Header, MAGIC, SectorCheck, VERSION,
-        WDL_EXTENSION, distance_path, read_table, sector_is_complete, sector_status, table_path,
-        wdl_path,
+/// The rules as data: boards (points, lines, mills, symmetries), the variants and their
+/// stone counts, and sets of points as bit masks.
+pub mod rules {
+    pub use crate::game::rules::{
+        Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
     };
-    pub use crate::game::value::{DRAW, UNUSED, WIN_FLAG};
 }
 
-/// The `millbase` program's entry point: parses the command line, runs the command and
-/// exits with its status. Not part of the library's API.
-#[doc(hidden)]
-#[cfg(feature = "cli")]
-pub fn run_cli() {
-    use clap::Parser;
-    let args = match cli::Cli::try_parse() {
-        Ok(args) => args,
-        Err(e) => match cli::parse_error_line(&e) {
-            // Every error is one line, those of the argument parser too.
-            Some(line) => {
-                eprintln!("millbase: error: {line}");
-                std::process::exit(cli::EXIT_USAGE);
-            }
-            None => e.exit(),
-        },
+/// Positions and moves as text, as the Sanmill app writes them (docs/RULES.md).
+pub mod notation {
+    pub use crate::game::notation::{
+        MoveError, PositionError, PositionInfo, START, format_move, format_position,
+        format_position_info, parse_legal_move, parse_move, parse_position, parse_position_info,
     };
-    if let Err(e) = cli::run(args) {
-        eprintln!("millbase: error: {}", cli::one_line(&e.message));
-        std::process::exit(e.code);
-    }
+}
+
+/// Legal moves, playing them, un-moves, the end of a game, and perft.
+pub mod movegen {
+    pub use crate::game::movegen::{
+        Convention, Outcome, is_legal, legal_moves, outcome, perft, play, unmoves,
+    };
+}
+
+/// Sectors (stones on the board and in hand of each side), their dense symmetry-reduced
+/// numbering ([`SectorIndex`]), and the sector graph: which sectors a sector's moves lead
+/// to, which are solved together, in which order.
+pub mod sectors {
+    pub use crate::sector::graph::{
+        component, dependencies, moving_sectors_up_to, reachable_sectors, solving_order,
+        start_sector, successor_sectors,
+    };
+    pub use crate::sector::index::{Sector, SectorIndex, SectorParseError};
+}
+
+/// Retrograde analysis of one component in memory: the values of its sectors from those of
+/// the sectors its moves leave to (the exits). [`generate`](fn@crate::generate) runs it over a
+/// directory.
+pub mod solver {
+    pub use crate::solve::{
+        SectorStats, SolveError, SolveOptions, Solved, SolvedValues, solve_component,
+        solve_component_from, solve_component_under, solve_component_with,
+    };
+}
+
+/// What solving costs: the components to solve in order, with estimated time, memory and
+/// disk on the project machine, and what a directory still lacks.
+pub mod plan {
+    pub use crate::build::plan::{
+        Cost, Estimate, PlanEntry, bytes, cost_to_solve, duration, estimate, generate_command,
+        missing_table_advice, plan, sector_name, unsolved,
+    };
+}
+
+/// The table files, for tools that read, write or damage them directly (docs/FORMAT.md):
+/// paths, header and constants, solved values as 16-bit codes, the raw reader
+/// ([`TableSet`]) and writer ([`write_sector`]), the compaction of one sector, and the
+/// check of one sector's files. Programs that only probe do not need it.
+pub mod format {
+    pub use crate::game::value::{DRAW, UNUSED, WIN_FLAG};
+    pub use crate::table::{
+        CompactReport, Corruption, DISTANCE_EXTENSION, FileKind, HEADER_LEN, Header, MAGIC,
+        SectorCheck, TableAccess, TableSet, VERSION, WDL_EXTENSION, WdlCounts, WdlLayout,
+        WriteOptions, WriteReport, compact_sector, distance_path, read_table, sector_is_complete,
+        sector_status, table_path, wdl_path, write_sector,
+    };
+}
+
+/// A table directory as a whole: the listing of its files ([`TableDir`]: one variant, the
+/// rule for missing halves), generation with progress reports, verification, compaction and
+/// statistics of every table in it, and the lock under which a component is solved.
+pub mod tables {
+    pub use crate::build::compaction::{CompactError, CompactOptions, Compacted, Compaction};
+    pub use crate::build::generate::{
+        ComponentReport, GenerateObserver, generate_components, generate_with,
+    };
+    pub use crate::build::lock::ComponentLock;
+    pub use crate::build::stats::{DirStats, SectorSummary, stats};
+    pub use crate::build::verification::{Finding, Verification, VerifyOptions, VerifyReport};
+    pub use crate::build::verify::{Mismatch, ValueLookup, verify_sector_under};
+    pub use crate::table::{TableDir, TableFiles};
 }

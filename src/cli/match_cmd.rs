@@ -1,12 +1,13 @@
 //! `millbase match`: games between UCI engines (or an engine and itself, or built-in movers),
 //! refereed by millbase's rules including both draw rules.
 
-use super::{CliError, VariantArg, emit};
-use crate::engine::game::{DrawRules, Game, Reason};
-use crate::engine::matches::{
+use super::CliError;
+use super::common::{GameRuleArg, VariantArg, emit};
+use millbase::engine::game::{DrawRules, Game, Reason};
+use millbase::engine::matches::{
     BuiltinPlayer, GameRecord, MatchConfig, Player, UciPlayer, run_match,
 };
-use crate::game::position::Color;
+use millbase::Color;
 use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -14,6 +15,9 @@ use std::time::Duration;
 
 /// Arguments of `millbase match`.
 #[derive(Debug, Args)]
+#[command(mut_arg("n_move_rule", |a| a.help(
+    "The N-move rule's N (0: off); also sent to the engines as the option NMoveRule"
+)))]
 pub struct MatchArgs {
     #[command(flatten)]
     variant: VariantArg,
@@ -27,7 +31,7 @@ pub struct MatchArgs {
     #[arg(
         long,
         value_name = "N",
-        value_parser = super::whole::<usize>(),
+        value_parser = super::common::whole::<usize>(),
         allow_negative_numbers = true
     )]
     games: Option<usize>,
@@ -36,7 +40,7 @@ pub struct MatchArgs {
         long,
         value_name = "MS",
         default_value_t = 1000,
-        value_parser = super::whole::<u64>(),
+        value_parser = super::common::whole::<u64>(),
         allow_negative_numbers = true
     )]
     movetime: u64,
@@ -45,7 +49,7 @@ pub struct MatchArgs {
     #[arg(
         long,
         value_name = "MS",
-        value_parser = super::whole::<u64>(),
+        value_parser = super::common::whole::<u64>(),
         allow_negative_numbers = true
     )]
     timeout: Option<u64>,
@@ -54,20 +58,14 @@ pub struct MatchArgs {
     /// [default: the initial position].
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
-    /// The N-move rule's N (0: off); also sent to the engines as the option NMoveRule.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 100,
-        allow_negative_numbers = true
-    )]
-    n_move_rule: u32,
+    #[command(flatten)]
+    n_move_rule: GameRuleArg,
     /// A game longer than this many actions is a draw (a safety net).
     #[arg(
         long,
         value_name = "N",
         default_value_t = 2000,
-        value_parser = super::whole::<usize>(),
+        value_parser = super::common::whole::<usize>(),
         allow_negative_numbers = true
     )]
     max_actions: usize,
@@ -75,7 +73,7 @@ pub struct MatchArgs {
     #[arg(
         long,
         default_value_t = 1,
-        value_parser = super::whole::<u64>(),
+        value_parser = super::common::whole::<u64>(),
         allow_negative_numbers = true
     )]
     seed: u64,
@@ -164,14 +162,14 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
     if args.games == Some(0) {
         return Err(CliError::usage("--games must be at least 1"));
     }
-    let rules = DrawRules::with_n_move(args.n_move_rule, true);
+    let rules = DrawRules::with_n_move(args.n_move_rule.n_move_rule, true);
     let starts = read_starts(args, rules)?;
     let pairs = args.engines.len() == 2;
     let movetime = Duration::from_millis(args.movetime);
     let timeout = Duration::from_millis(args.timeout.unwrap_or(args.movetime * 2 + 2000));
     let setup = vec![
         format!("setoption name Variant value {}", v.name),
-        format!("setoption name NMoveRule value {}", args.n_move_rule),
+        format!("setoption name NMoveRule value {}", args.n_move_rule.n_move_rule),
     ];
     let make = |i: usize, cmd: &str| -> Result<Box<dyn Player>, CliError> {
         let seed = args.seed.wrapping_add(i as u64);

@@ -527,7 +527,7 @@ pub fn is_temporary_of(name: &str, file_name: &str) -> bool {
 /// Write `bytes` to `path` atomically: a temporary file of a name no other write uses
 /// ([`temporary_path`], created exclusively), fsync, rename over `path`, fsync of the
 /// directory. The temporary file is removed if anything fails before the rename, or if a
-/// signal stops the process meanwhile ([`crate::sys::held::stop_cleanly_on_signals`]).
+/// signal stops the process meanwhile ([`crate::remove_held_files`]).
 fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), TableError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
