@@ -17,11 +17,12 @@
 
 use criterion::{Criterion, criterion_group};
 use millbase::Sector;
+use millbase::Variant;
 use millbase::format::{DRAW, UNUSED, WIN_FLAG};
+use millbase::format::{TableSet, WriteOptions, WriteReport, write_sector};
 use millbase::format::{WDL_EXTENSION, read_table};
-use millbase::{
-    Bits, SolvedValues, TableSet, Variant, WriteOptions, WriteReport, solve_component, write_sector,
-};
+use millbase::rules::Bits;
+use millbase::solver::{SolvedValues, solve_component};
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;

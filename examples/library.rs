@@ -5,9 +5,10 @@
 //! cargo run --release --example library     # solves std 3-3 into a temporary directory
 //! ```
 
+use millbase::notation::{format_move, parse_position_info};
 use millbase::{
-    GenerateOptions, NMoveRule, ProbeError, Silent, TableError, Tablebase, Variant, format_move,
-    generate, generate_with, parse_position_info,
+    GenerateOptions, NMoveRule, ProbeError, Silent, TableError, Tablebase, Variant, generate,
+    generate_with,
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

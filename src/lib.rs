@@ -6,24 +6,37 @@
 //! memory-mapped files (win/draw/loss, and the distance), and answers queries over a directory
 //! of such tables. Positions and moves are written as in the Sanmill app.
 //!
-//! The names a program needs are re-exported here:
+//! The root holds the names a program that solves and probes tables needs:
 //!
-//! * the rules: [`Variant`] (with [`Variant::standard`], [`Variant::by_name`] and [`VARIANTS`]), [`Position`],
-//!   [`Color`], [`Move`], [`legal_moves`], [`play`], [`outcome`];
-//! * notation: [`parse_position`], [`format_position`], [`parse_move`], [`format_move`];
-//! * values: [`Value`] (win/loss in plies, draw) and, under the N-move rule, [`NMoveRule`] and
-//!   [`RuleValue`];
-//! * tables: [`generate()`] and [`generate_with`] to solve sectors into a directory (and
-//!   [`generate_components`], a cluster worker's exactly-these-components run),
-//!   [`Tablebase`] to probe it, [`verify_sector`] to re-derive stored values, and the error
-//!   types [`GenerateError`], [`ProbeError`], [`TableError`];
-//! * sectors: [`Sector`], [`SectorIndex`] (the dense symmetry-reduced numbering), [`plan()`];
-//!   the sector graph: [`start_sector`], [`successor_sectors`], [`reachable_sectors`],
-//!   [`component`], [`dependencies`], [`solving_order`], [`moving_sectors_up_to`].
+//! * the game: [`Variant`] (with [`Variant::standard`] and [`Variant::by_name`]),
+//!   [`Position`], [`Color`], [`Move`];
+//! * values: [`Value`] (win/loss in plies, draw), [`Wdl`], and under the N-move rule
+//!   [`NMoveRule`] and [`RuleValue`];
+//! * probing: [`Tablebase`] and what it answers ([`MoveValue`], [`MoveRuleValue`],
+//!   [`MoveWdl`], [`PvEnd`]);
+//! * solving: [`generate()`] and [`generate_with`] (with [`GenerateOptions`], and [`Silent`]
+//!   for no progress reports) to solve [`Sector`]s into a directory, and [`verify_sector`] to
+//!   re-derive stored values;
+//! * the errors: [`TableError`], [`ProbeError`], [`GenerateError`], [`PositionError`],
+//!   [`MoveError`];
+//! * [`remove_held_files`], for a program that stops on signals.
 //!
-//! [`engine`] plays perfectly from the tables (and searches beyond them) and speaks Sanmill's
-//! UCI dialect; [`export`] writes tables in Malom's format for the Sanmill app; [`format`](mod@format) exposes the on-disk layout for tools that read the files directly
-//! (docs/FORMAT.md).
+//! Everything else is in a public module by area:
+//!
+//! * [`rules`]: boards as data, the variants ([`rules::VARIANTS`]), point sets;
+//! * [`notation`]: positions and moves as text ([`notation::parse_position`],
+//!   [`notation::format_move`], ...);
+//! * [`movegen`]: legal moves, playing them, un-moves, the end of a game, perft;
+//! * [`sectors`]: the dense symmetry-reduced numbering of a sector
+//!   ([`sectors::SectorIndex`]) and the sector graph;
+//! * [`solver`]: retrograde analysis of one component in memory;
+//! * [`plan`](mod@plan): the components to solve in order and their estimated costs;
+//! * [`format`](mod@format): the table files, for tools that read or write them directly
+//!   (docs/FORMAT.md);
+//! * [`tables`]: a table directory as a whole: its listing, generation with progress
+//!   reports, verification, compaction and statistics, the component lock;
+//! * [`engine`]: perfect play from the tables (and search beyond them) in Sanmill's UCI
+//!   dialect; [`export`]: the tables in Malom's format for the Sanmill app.
 //!
 //! # Example
 //!
@@ -31,7 +44,9 @@
 //! board and its best move:
 //!
 //! ```
-//! use millbase::{Tablebase, Value, Variant, format_move, parse_position, start_sector};
+//! use millbase::notation::{format_move, parse_position};
+//! use millbase::sectors::start_sector;
+//! use millbase::{Tablebase, Value, Variant};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let variant = Variant::by_name("three").expect("a known variant");
@@ -60,18 +75,18 @@
 
 // The layers, each importing only those above it in this list. Private: the names a user
 // needs are re-exported below, at the root or in a public module by area.
-mod sys;
+mod build;
 mod game;
+mod probe;
 mod sector;
 mod solve;
+mod sys;
 mod table;
-mod build;
-mod probe;
 
 pub mod engine;
 pub mod export;
 
-pub use build::generate::{GenerateError, GenerateOptions, Silent, generate};
+pub use build::generate::{GenerateError, GenerateOptions, Silent, generate, generate_with};
 pub use build::verify::verify_sector;
 pub use game::notation::{MoveError, PositionError};
 pub use game::position::{Color, Move, Position};
@@ -79,36 +94,40 @@ pub use game::rules::Variant;
 pub use game::value::{NMoveRule, RuleValue, Value};
 pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase};
 pub use sector::index::Sector;
-pub use table::{TableError, Wdl};
 pub use sys::held::remove_held_files;
+pub use table::{TableError, Wdl};
 
-/// The rules as data: boards (points, lines, mills, symmetries), the variants and their
-/// stone counts, and sets of points as bit masks.
 pub mod rules {
+    //! The rules as data: boards (points, lines, mills, symmetries), the variants and their
+    //! stone counts, and sets of points as bit masks.
+
     pub use crate::game::rules::{
         Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
     };
 }
 
-/// Positions and moves as text, as the Sanmill app writes them (docs/RULES.md).
 pub mod notation {
+    //! Positions and moves as text, as the Sanmill app writes them (docs/RULES.md).
+
     pub use crate::game::notation::{
         MoveError, PositionError, PositionInfo, START, format_move, format_position,
         format_position_info, parse_legal_move, parse_move, parse_position, parse_position_info,
     };
 }
 
-/// Legal moves, playing them, un-moves, the end of a game, and perft.
 pub mod movegen {
+    //! Legal moves, playing them, un-moves, the end of a game, and perft.
+
     pub use crate::game::movegen::{
         Convention, Outcome, is_legal, legal_moves, outcome, perft, play, unmoves,
     };
 }
 
-/// Sectors (stones on the board and in hand of each side), their dense symmetry-reduced
-/// numbering ([`SectorIndex`]), and the sector graph: which sectors a sector's moves lead
-/// to, which are solved together, in which order.
 pub mod sectors {
+    //! Sectors (stones on the board and in hand of each side), their dense symmetry-reduced
+    //! numbering ([`SectorIndex`]), and the sector graph: which sectors a sector's moves lead
+    //! to, which are solved together, in which order.
+
     pub use crate::sector::graph::{
         component, dependencies, moving_sectors_up_to, reachable_sectors, solving_order,
         start_sector, successor_sectors,
@@ -116,30 +135,33 @@ pub mod sectors {
     pub use crate::sector::index::{Sector, SectorIndex, SectorParseError};
 }
 
-/// Retrograde analysis of one component in memory: the values of its sectors from those of
-/// the sectors its moves leave to (the exits). [`generate`](fn@crate::generate) runs it over a
-/// directory.
 pub mod solver {
+    //! Retrograde analysis of one component in memory: the values of its sectors from those of
+    //! the sectors its moves leave to (the exits). [`generate`](fn@crate::generate) runs it over a
+    //! directory.
+
     pub use crate::solve::{
         SectorStats, SolveError, SolveOptions, Solved, SolvedValues, solve_component,
         solve_component_from, solve_component_under, solve_component_with,
     };
 }
 
-/// What solving costs: the components to solve in order, with estimated time, memory and
-/// disk on the project machine, and what a directory still lacks.
 pub mod plan {
+    //! What solving costs: the components to solve in order, with estimated time, memory and
+    //! disk on the project machine, and what a directory still lacks.
+
     pub use crate::build::plan::{
         Cost, Estimate, PlanEntry, bytes, cost_to_solve, duration, estimate, generate_command,
         missing_table_advice, plan, sector_name, unsolved,
     };
 }
 
-/// The table files, for tools that read, write or damage them directly (docs/FORMAT.md):
-/// paths, header and constants, solved values as 16-bit codes, the raw reader
-/// ([`TableSet`]) and writer ([`write_sector`]), the compaction of one sector, and the
-/// check of one sector's files. Programs that only probe do not need it.
 pub mod format {
+    //! The table files, for tools that read, write or damage them directly (docs/FORMAT.md):
+    //! paths, header and constants, solved values as 16-bit codes, the raw reader
+    //! ([`TableSet`]) and writer ([`write_sector`]), the compaction of one sector, and the
+    //! check of one sector's files. Programs that only probe do not need it.
+
     pub use crate::game::value::{DRAW, UNUSED, WIN_FLAG};
     pub use crate::table::{
         CompactReport, Corruption, DISTANCE_EXTENSION, FileKind, HEADER_LEN, Header, MAGIC,
@@ -149,14 +171,13 @@ pub mod format {
     };
 }
 
-/// A table directory as a whole: the listing of its files ([`TableDir`]: one variant, the
-/// rule for missing halves), generation with progress reports, verification, compaction and
-/// statistics of every table in it, and the lock under which a component is solved.
 pub mod tables {
+    //! A table directory as a whole: the listing of its files ([`TableDir`]: one variant, the
+    //! rule for missing halves), generation with progress reports, verification, compaction and
+    //! statistics of every table in it, and the lock under which a component is solved.
+
     pub use crate::build::compaction::{CompactError, CompactOptions, Compacted, Compaction};
-    pub use crate::build::generate::{
-        ComponentReport, GenerateObserver, generate_components, generate_with,
-    };
+    pub use crate::build::generate::{ComponentReport, GenerateObserver, generate_components};
     pub use crate::build::lock::ComponentLock;
     pub use crate::build::stats::{DirStats, SectorSummary, stats};
     pub use crate::build::verification::{Finding, Verification, VerifyOptions, VerifyReport};

@@ -362,7 +362,7 @@ fn stale_locks_of_complete_components_are_removed_and_held_ones_kept() {
     std::fs::write(d.join("3-4-0-0.lock"), "999999\n").unwrap();
     std::fs::write(d.join("3-4-0-0.mbw.999999-3.tmp"), "partial").unwrap();
     // Another process holds 3-3's lock (it may be about to rewrite it): left alone.
-    let held = millbase::ComponentLock::acquire(d, millbase::Sector::moving(3, 3)).unwrap();
+    let held = millbase::tables::ComponentLock::acquire(d, millbase::Sector::moving(3, 3)).unwrap();
     let out = run(&[
         "generate",
         "--quiet",

@@ -297,7 +297,7 @@ fn a_wdl_only_directory_answers_without_distances() {
     // A win turned into a loss, with valid checksums: found from the WDL files alone.
     use millbase::Sector;
     use millbase::Value;
-    use millbase::{TableSet, WriteOptions, write_sector};
+    use millbase::format::{TableSet, WriteOptions, write_sector};
     let v = millbase::Variant::standard();
     let s33 = Sector::moving(3, 3);
     let mut values = TableSet::new(made(), v).read_values(s33).unwrap();
@@ -405,8 +405,8 @@ fn two_generate_processes_share_a_directory_without_solving_twice() {
 
 #[test]
 fn generate_waits_for_a_held_lock_and_cleans_up_after_a_killed_process() {
-    use millbase::ComponentLock;
     use millbase::Sector;
+    use millbase::tables::ComponentLock;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // What a process killed while writing 3-3 leaves: a stale lock file, a temporary file.

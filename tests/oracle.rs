@@ -28,10 +28,12 @@
 //! and the ignored test `skipping_changes_nothing` checks that plain rounds (scanning every
 //! undecided position) give the same values.
 
-use millbase::{
-    Bits, Color, Convention, Position, Sector, SectorIndex, SolvedValues, Value, Variant,
-    format_position, legal_moves, play, solve_component,
-};
+use millbase::movegen::{Convention, legal_moves, play};
+use millbase::notation::format_position;
+use millbase::rules::Bits;
+use millbase::sectors::SectorIndex;
+use millbase::solver::{SolvedValues, solve_component};
+use millbase::{Color, Position, Sector, Value, Variant};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;

@@ -50,11 +50,12 @@ mod canonical;
 
 use canonical::{Symmetries, k_sets, key_of, pair, position_of, sector_of};
 use millbase::format::UNUSED;
-use millbase::{
-    Bits, Color, Convention, NMoveRule, Position, PositionInfo, RuleValue, Sector, SectorIndex,
-    SolvedValues, Value, Variant, component, format_position_info, legal_moves, play,
-    solve_component_under, solving_order, start_sector,
-};
+use millbase::movegen::{Convention, legal_moves, play};
+use millbase::notation::{PositionInfo, format_position_info};
+use millbase::rules::Bits;
+use millbase::sectors::{SectorIndex, component, solving_order, start_sector};
+use millbase::solver::{SolvedValues, solve_component_under};
+use millbase::{Color, NMoveRule, Position, RuleValue, Sector, Value, Variant};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;

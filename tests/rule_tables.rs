@@ -1,18 +1,18 @@
 //! Tables under the N-move rule: consistency with the tables without it, verification,
 //! and the file round trip.
 
-use millbase::{
-    NMoveRule, Sector, SolvedValues, TableSet, Value, ValueLookup, Variant, WriteOptions,
-    component, dependencies, moving_sectors_up_to, solve_component_under, verify_sector_under,
-    write_sector,
-};
+use millbase::format::{TableSet, WriteOptions, write_sector};
+use millbase::sectors::{component, dependencies, moving_sectors_up_to};
+use millbase::solver::{SolvedValues, solve_component_under};
+use millbase::tables::{ValueLookup, verify_sector_under};
+use millbase::{NMoveRule, Sector, Value, Variant};
 use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Solve `targets` and their dependencies under `rule`.
 fn solve_all(v: &Variant, targets: &[Sector], rule: NMoveRule) -> SolvedValues {
     let mut solved = SolvedValues::new();
-    for first in millbase::solving_order(v, targets) {
+    for first in millbase::sectors::solving_order(v, targets) {
         for d in dependencies(v, first) {
             assert!(solved.contains_key(&d), "{d} before {first}");
         }

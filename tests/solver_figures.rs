@@ -1,6 +1,7 @@
 //! The reference figures of RULES.md, reproduced by the solver.
 
-use millbase::{Sector, SectorStats, SolvedValues, Variant, solve_component};
+use millbase::solver::{SectorStats, SolvedValues, solve_component};
+use millbase::{Sector, Variant};
 use std::sync::Arc;
 
 fn solve(v: &Variant, sectors: &[Sector]) -> SolvedValues {

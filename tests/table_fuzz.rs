@@ -8,8 +8,9 @@
 use millbase::format::{
     FileKind, HEADER_LEN, distance_path, sector_is_complete, sector_status, table_path, wdl_path,
 };
+use millbase::format::{TableSet, WriteOptions, write_sector};
+use millbase::solver::{SolvedValues, solve_component};
 use millbase::{NMoveRule, Sector, Variant};
-use millbase::{SolvedValues, TableSet, WriteOptions, solve_component, write_sector};
 use proptest::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;

@@ -223,7 +223,11 @@ impl Compaction {
 /// With removal don't-care, each sector's written files are read back through the tables in
 /// `out` of the sectors its removals lead to: they must be compacted first, in this run or an
 /// earlier one.
-fn removal_targets_present(v: &Variant, sectors: &[Sector], out: &Path) -> Result<(), CompactError> {
+fn removal_targets_present(
+    v: &Variant,
+    sectors: &[Sector],
+    out: &Path,
+) -> Result<(), CompactError> {
     for &s in sectors {
         let moves = MoveSectors::of(v, s);
         for t in [moves.slide_removal, moves.place_removal]

@@ -1,17 +1,17 @@
 //! Generation of a set of sectors into a directory: dependency closure, solving order,
 //! resume (finished sectors are not redone), atomic writes, statistics and peak memory.
 
-use crate::sector::graph::{component, dependencies, is_exit_only, solving_order};
-use crate::sector::index::{Sector, SectorIndex};
 use crate::build::lock::ComponentLock;
 use crate::build::plan::largest_exit_slots;
 use crate::game::rules::Variant;
+use crate::game::value::NMoveRule;
+use crate::sector::graph::{component, dependencies, is_exit_only, solving_order};
+use crate::sector::index::{Sector, SectorIndex};
 use crate::solve::{SectorStats, SolveError, SolveOptions, solve_component_from};
 use crate::table::{
     Corruption, FileKind, TableDir, TableError, TableSet, WriteOptions, is_temporary_of,
     sector_is_complete_under, sector_status, table_path, write_sector,
 };
-use crate::game::value::NMoveRule;
 use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;

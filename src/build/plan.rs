@@ -9,13 +9,13 @@
 // `plan()` and its entries.
 #![cfg_attr(not(feature = "cli"), allow(dead_code))]
 
+use crate::game::rules::Variant;
+use crate::game::value::NMoveRule;
 use crate::sector::graph::{
     component, dependencies, is_exit_only, reachable_sectors, solver_reads, solving_order,
 };
 use crate::sector::index::{BoardTables, Sector, SectorIndex};
-use crate::game::rules::Variant;
 use crate::table::TableDir;
-use crate::game::value::NMoveRule;
 use std::collections::HashSet;
 use std::fmt;
 use std::path::Path;

@@ -1,12 +1,12 @@
 //! Independent forward verification: re-derive each stored value from the stored values of
 //! its successors, using the plain move rules (no un-moves, no counters).
 
+use crate::game::rules::{Bits, FullBoard, MIN_STONES, Variant};
+use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
 use crate::sector::graph::{MoveSectors, can_slide};
 use crate::sector::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
 use crate::sector::reach::ReachFilter;
-use crate::game::rules::{Bits, FullBoard, MIN_STONES, Variant};
 use crate::table::Wdl;
-use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
 use rayon::prelude::*;
 
 /// Values of a sector and of every sector its moves lead to.

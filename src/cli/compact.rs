@@ -1,9 +1,9 @@
 //! `compact`: rewriting a table directory into another one with the positions no game reaches
 //! as "don't care" (smaller files, the same value at every reachable position).
 
+use super::CliError;
 use super::common::{QuietArg, TablesArgs, emit, parse_sectors, scan_tables, sort_by_size};
 use super::signals::stop_cleanly_on_signals;
-use super::CliError;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use millbase::TableError;
@@ -151,12 +151,13 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
         },
         cache_bytes: args.cache_mb.saturating_mul(1 << 20),
     };
-    let compaction = Compaction::new(&v, &dir, &args.out, &sectors, &options).map_err(|e| match e {
-        CompactError::RemovalTargetMissing { .. } => CliError::usage(format!(
-            "--removal-dont-care: {e} (name it too, or compact every sector)"
-        )),
-        e => CliError::usage(e.to_string()),
-    })?;
+    let compaction =
+        Compaction::new(&v, &dir, &args.out, &sectors, &options).map_err(|e| match e {
+            CompactError::RemovalTargetMissing { .. } => CliError::usage(format!(
+                "--removal-dont-care: {e} (name it too, or compact every sector)"
+            )),
+            e => CliError::usage(e.to_string()),
+        })?;
     let slots: Vec<u64> = sectors
         .iter()
         .map(|&s| SectorIndex::new(&v, s).slots())

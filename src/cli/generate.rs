@@ -7,10 +7,8 @@ use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressState, ProgressStyle};
 use millbase::plan::{Cost, plan, unsolved};
 use millbase::sectors::{Sector, moving_sectors_up_to, reachable_sectors};
-use millbase::tables::{
-    ComponentReport, GenerateObserver, TableDir, generate_components, generate_with,
-};
-use millbase::{GenerateError, GenerateOptions};
+use millbase::tables::{ComponentReport, GenerateObserver, TableDir, generate_components};
+use millbase::{GenerateError, GenerateOptions, generate_with};
 use std::fmt::Write as _;
 use std::sync::Mutex;
 

@@ -3,12 +3,12 @@
 
 use super::CliError;
 use super::common::{GameRuleArg, VariantArg, emit};
+use clap::Args;
+use millbase::Color;
 use millbase::engine::game::{DrawRules, Game, Reason};
 use millbase::engine::matches::{
     BuiltinPlayer, GameRecord, MatchConfig, Player, UciPlayer, run_match,
 };
-use millbase::Color;
-use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -169,7 +169,10 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
     let timeout = Duration::from_millis(args.timeout.unwrap_or(args.movetime * 2 + 2000));
     let setup = vec![
         format!("setoption name Variant value {}", v.name),
-        format!("setoption name NMoveRule value {}", args.n_move_rule.n_move_rule),
+        format!(
+            "setoption name NMoveRule value {}",
+            args.n_move_rule.n_move_rule
+        ),
     ];
     let make = |i: usize, cmd: &str| -> Result<Box<dyn Player>, CliError> {
         let seed = args.seed.wrapping_add(i as u64);

@@ -2,14 +2,14 @@
 
 use super::CliError;
 use super::common::{GameRuleArg, TablesArgs, position_arg};
+use clap::Args;
+use millbase::Value;
 use millbase::engine::display::diagram;
 use millbase::engine::game::{DrawRules, Game};
 use millbase::engine::oracle::Oracle;
 use millbase::engine::{Decision, Engine, EngineConfig, Limits, Score, Source};
 use millbase::notation::{PositionInfo, format_move};
 use millbase::{Color, Move};
-use millbase::Value;
-use clap::Args;
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -345,10 +345,8 @@ pub fn run_play(args: &PlayArgs) -> Result<(), CliError> {
     } else {
         let text = args.position.join(" ");
         position_arg(&v, &text)?;
-        let (pos, info) = millbase::notation::parse_position_info(&v, &text).unwrap_or((
-            millbase::Position::start(&v),
-            PositionInfo::default(),
-        ));
+        let (pos, info) = millbase::notation::parse_position_info(&v, &text)
+            .unwrap_or((millbase::Position::start(&v), PositionInfo::default()));
         Game::new(v, pos, info, rules)
     };
     let mut config = EngineConfig::new(v, dir);

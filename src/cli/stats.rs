@@ -26,33 +26,35 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
     let text = if args.json {
         let arr: Vec<serde_json::Value> = rows
             .iter()
-            .map(|SectorSummary {
-                sector: s,
-                stats: st,
-                distances,
-                wdl_bits_per_position: wdl_bits,
-                distance_bits_per_position: distance_bits,
-            }| {
-                let mut row = serde_json::json!({
-                    "sector": s.to_string(),
-                    "positions": st.positions,
-                    "wins": st.wins,
-                    "losses": st.losses,
-                    "draws": st.draws,
-                    "wdl_bits_per_position": wdl_bits,
-                    "distance_bits_per_position": distance_bits,
-                    "n_move_rule": rule.n(),
-                });
-                if rule.is_active() && *distances {
-                    row["cursed_wins"] = serde_json::json!(st.cursed_wins);
-                    row["blessed_losses"] = serde_json::json!(st.blessed_losses);
-                }
-                if *distances {
-                    row["max_win"] = serde_json::json!((st.wins > 0).then_some(st.max_win));
-                    row["max_loss"] = serde_json::json!(st.max_loss);
-                }
-                row
-            })
+            .map(
+                |SectorSummary {
+                     sector: s,
+                     stats: st,
+                     distances,
+                     wdl_bits_per_position: wdl_bits,
+                     distance_bits_per_position: distance_bits,
+                 }| {
+                    let mut row = serde_json::json!({
+                        "sector": s.to_string(),
+                        "positions": st.positions,
+                        "wins": st.wins,
+                        "losses": st.losses,
+                        "draws": st.draws,
+                        "wdl_bits_per_position": wdl_bits,
+                        "distance_bits_per_position": distance_bits,
+                        "n_move_rule": rule.n(),
+                    });
+                    if rule.is_active() && *distances {
+                        row["cursed_wins"] = serde_json::json!(st.cursed_wins);
+                        row["blessed_losses"] = serde_json::json!(st.blessed_losses);
+                    }
+                    if *distances {
+                        row["max_win"] = serde_json::json!((st.wins > 0).then_some(st.max_win));
+                        row["max_loss"] = serde_json::json!(st.max_loss);
+                    }
+                    row
+                },
+            )
             .collect();
         format!("{}\n", serde_json::Value::Array(arr))
     } else {
@@ -79,12 +81,13 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
             if ruled { "DTR b/p" } else { "dist b/p" }
         );
         for SectorSummary {
-                sector: s,
-                stats: st,
-                distances,
-                wdl_bits_per_position: wdl_bits,
-                distance_bits_per_position: distance_bits,
-            } in rows {
+            sector: s,
+            stats: st,
+            distances,
+            wdl_bits_per_position: wdl_bits,
+            distance_bits_per_position: distance_bits,
+        } in rows
+        {
             let b = |x: &Option<f64>| x.map_or("-".to_string(), |b| format!("{b:.3}"));
             // "?": no distance file; "-": no win (loss) at all.
             let dash = |x: Option<u16>| match (distances, x) {

@@ -100,7 +100,11 @@ fn summary(r: &VerifyReport) -> String {
         parts.push(format!("{} bad file(s): {}", files.len(), files.join(", ")));
     }
     if !r.wrong_files.is_empty() {
-        let files: Vec<String> = r.wrong_files.iter().map(|p| p.display().to_string()).collect();
+        let files: Vec<String> = r
+            .wrong_files
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
         parts.push(format!(
             "{} file(s) with values that disagree with their successors: {}",
             files.len(),

@@ -18,8 +18,8 @@ use super::oracle::Oracle;
 use super::tt::hash;
 use crate::game::movegen::play;
 use crate::game::position::Move;
-use crate::probe::MoveValue;
 use crate::game::value::Value;
+use crate::probe::MoveValue;
 
 /// A move chosen from the tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,17 +134,21 @@ mod tests {
     /// Made-up values: the repeating move gets `repeat`, every other move `other`.
     fn values(game: &Game, repeat: Value, other: Value) -> Vec<MoveValue> {
         let v = game.variant();
-        crate::game::movegen::legal_moves(v, game.position(), crate::game::movegen::Convention::Combined)
-            .into_iter()
-            .map(|mv| MoveValue {
-                mv,
-                value: if format_move(v, mv) == "b6-a7" {
-                    repeat
-                } else {
-                    other
-                },
-            })
-            .collect()
+        crate::game::movegen::legal_moves(
+            v,
+            game.position(),
+            crate::game::movegen::Convention::Combined,
+        )
+        .into_iter()
+        .map(|mv| MoveValue {
+            mv,
+            value: if format_move(v, mv) == "b6-a7" {
+                repeat
+            } else {
+                other
+            },
+        })
+        .collect()
     }
 
     #[test]

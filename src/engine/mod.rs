@@ -22,9 +22,9 @@ pub mod uci;
 
 use crate::game::movegen::{Convention, legal_moves};
 use crate::game::position::Move;
-use crate::probe::MoveValue;
 use crate::game::rules::Variant;
 use crate::game::value::Value;
+use crate::probe::MoveValue;
 use game::{DrawRules, Game};
 use oracle::{Oracle, split_first};
 use search::{SearchInput, score_value};
@@ -291,7 +291,8 @@ impl Engine {
         let v = *game.variant();
         let moves = legal_moves(&v, &pos, Convention::Combined);
         if moves.is_empty() {
-            let loss = crate::game::movegen::outcome(&v, &pos) != Some(crate::game::movegen::Outcome::Draw);
+            let loss = crate::game::movegen::outcome(&v, &pos)
+                != Some(crate::game::movegen::Outcome::Draw);
             return Decision {
                 token: None,
                 full: None,

@@ -31,14 +31,14 @@
 //! opened).
 
 use crate::engine::game::next_counter;
-use crate::sector::index::Sector;
 use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play};
 use crate::game::position::{Move, Position};
-use crate::probe::{MoveValue, ProbeError, Tablebase};
 use crate::game::rules::Variant;
+use crate::game::value::Value;
+use crate::probe::{MoveValue, ProbeError, Tablebase};
+use crate::sector::index::Sector;
 use crate::table::open::describe;
 use crate::table::{FileKind, TableDir, TableError, table_path};
-use crate::game::value::Value;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

@@ -12,11 +12,11 @@
 //! positions to one slot), so symmetric positions get the same value.
 
 use super::{AtomicFile, ExportError};
+use crate::game::rules::{Bits, MIN_STONES, Variant};
+use crate::game::value::Value;
 use crate::sector::index::{Sector, SectorIndex, binomial, combinations, next_combination};
 use crate::sector::index::{pdep, pext};
-use crate::game::rules::{Bits, MIN_STONES, Variant};
 use crate::table::{FLAG_UNREACHABLE_DONT_CARE, FileKind, TableDir, TableSet, table_path};
-use crate::game::value::Value;
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
@@ -287,7 +287,7 @@ impl MalomIndex {
 /// # Errors
 ///
 /// [`ExportError::Table`] with [`crate::TableError::Missing`] if the WDL file is not there, and
-/// with the [file errors](crate::TableSet#errors) of either file; [`ExportError::Unrepresentable`]
+/// with the [file errors](crate::format::TableSet#errors) of either file; [`ExportError::Unrepresentable`]
 /// naming the file if the distance file is missing (a WDL-only table), or the tables were solved
 /// under an N-move rule or with unreachable positions left unsolved.
 pub fn check_exportable(

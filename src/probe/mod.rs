@@ -19,13 +19,13 @@
 //! A [`Tablebase`] is `Send + Sync`: many threads may probe it at once. Files are opened on
 //! first use; a missing or damaged file is an error naming it.
 
-use crate::sector::index::Sector;
 use crate::game::movegen::{Convention, legal_moves, play};
 use crate::game::notation::{PositionError, parse_position};
 use crate::game::position::{Move, Position};
 use crate::game::rules::{MIN_STONES, Variant};
-use crate::table::{TableError, TableSet, Wdl, check_table_dir};
 use crate::game::value::{NMoveRule, RuleValue, Value, best_of};
+use crate::sector::index::Sector;
+use crate::table::{TableError, TableSet, Wdl, check_table_dir};
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
@@ -125,7 +125,7 @@ impl Tablebase {
     /// must be a directory ("no such directory", "not a directory" otherwise).
     ///
     /// Files are read with positioned reads of their compressed blocks
-    /// ([`crate::TableAccess::Read`]), so whatever happens to a file while it is open — truncated,
+    /// ([`crate::format::TableAccess::Read`]), so whatever happens to a file while it is open — truncated,
     /// rewritten, damaged — a probe gets an error naming it or a correct answer, never
     /// undefined behaviour. [`Tablebase::with_memory_map`] maps the files instead, for callers
     /// that can promise the files do not change in place.

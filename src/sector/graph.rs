@@ -26,8 +26,8 @@
 //! all read the graph from here; the positions inside a sector are the business of the move
 //! generators and of `reach` (which positions of a sector a game reaches).
 
-use crate::sector::index::Sector;
 use crate::game::rules::{MIN_STONES, Variant};
+use crate::sector::index::Sector;
 use std::collections::{BTreeSet, HashSet};
 
 /// The sector of the variant's start position.

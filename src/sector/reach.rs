@@ -20,8 +20,8 @@
 //! therefore skips unreachable positions, the writer stores them as "don't care", and a probe
 //! of one is refused.
 
-use crate::sector::index::Sector;
 use crate::game::rules::{Bits, Board, Variant};
+use crate::sector::index::Sector;
 
 /// The largest number of pairwise disjoint mills formed by `stones`.
 pub fn mill_packing(board: &Board, stones: Bits) -> u32 {

@@ -10,10 +10,10 @@
 //! move's set sent nearly every read to a random place in gigabytes.
 
 use super::{ExitSummary, Exits, Progress};
-use crate::sector::index::{SectorIndex, UsFrame, colex_rank, combinations, pdep};
-use crate::sector::reach::ReachFilter;
 use crate::game::rules::{Bits, FullBoard, Variant, points as bits};
 use crate::game::value::{NMoveRule, UNUSED, Value};
+use crate::sector::index::{SectorIndex, UsFrame, colex_rank, combinations, pdep};
+use crate::sector::reach::ReachFilter;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 

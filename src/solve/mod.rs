@@ -24,11 +24,11 @@
 mod cells;
 mod exit_only;
 
+use crate::game::rules::{Bits, FullBoard, Variant, points as bits};
+use crate::game::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
 use crate::sector::graph::{can_slide, component, is_exit_only, solver_reads};
 use crate::sector::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::sector::reach::ReachFilter;
-use crate::game::rules::{Bits, FullBoard, Variant, points as bits};
-use crate::game::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
 use cells::Cells;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -284,7 +284,7 @@ impl std::fmt::Display for SolveError {
 impl std::error::Error for SolveError {}
 
 /// Solve the component of `sector` (see [`component`]) without the N-move rule; `solved`
-/// must hold every sector in [`dependencies`](crate::dependencies). Returns the component's sectors with their
+/// must hold every sector in [`dependencies`](crate::sectors::dependencies). Returns the component's sectors with their
 /// values.
 ///
 /// # Errors
@@ -336,7 +336,7 @@ pub struct SolveOptions<'a> {
 }
 
 /// Solve the component of `sector` with `options`; `solved` must hold every sector in
-/// [`dependencies`](crate::dependencies), solved under the same rule. A thin wrapper of
+/// [`dependencies`](crate::sectors::dependencies), solved under the same rule. A thin wrapper of
 /// [`solve_component_from`] reading the values from `solved`.
 ///
 /// # Errors
@@ -361,7 +361,7 @@ pub fn solve_component_with(
 }
 
 /// Solve the component of `sector` with `options`, loading the values of its dependencies
-/// (every sector in [`dependencies`](crate::dependencies), solved under the same rule) from
+/// (every sector in [`dependencies`](crate::sectors::dependencies), solved under the same rule) from
 /// `load` as they are needed.
 ///
 /// The dependencies are read only by the forward pass of the component sector that exits

@@ -10,11 +10,11 @@ use super::{
     FileKind, SYMBOL_DRAW, SYMBOL_WIN, TableError, TableSet, for_each_orbit_run, sector_status,
     symbols_of, unreachable_in_run,
 };
+use crate::game::rules::{Bits, MIN_STONES};
+use crate::game::value::{NMoveRule, UNUSED, Value};
 use crate::sector::graph::MoveSectors;
 use crate::sector::index::{Sector, SectorIndex};
 use crate::sector::reach::ReachFilter;
-use crate::game::rules::{Bits, MIN_STONES};
-use crate::game::value::{NMoveRule, UNUSED, Value};
 use rayon::prelude::*;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -384,9 +384,9 @@ fn lowerable_slots(values: &[u16], best: &[i8], rule: NMoveRule) -> Vec<u64> {
 ///
 /// # Errors
 ///
-/// The [file errors](crate::TableSet#errors) of the source's files of `sector` (and of the sectors
+/// The [file errors](crate::format::TableSet#errors) of the source's files of `sector` (and of the sectors
 /// its removals lead to, for a source with removal don't-care symbols), and [`TableError::Io`] if
-/// their sizes cannot be read; the errors of [`crate::write_sector`] for `options` and the files
+/// their sizes cannot be read; the errors of [`crate::format::write_sector`] for `options` and the files
 /// written in `out`; with `options.removal_dont_care`, the errors of reading the sectors removals
 /// lead to in `out`, and [`TableError::InvalidInput`] if a removal leads to a position without a
 /// value; [`TableError::InvalidInput`] if the files read back differ from the values meant (they

@@ -14,8 +14,8 @@ use super::open::{open_regular, read_prefix};
 use super::{
     Corruption, DISTANCE_EXTENSION, FileKind, HEADER_LEN, TableError, WDL_EXTENSION, table_path,
 };
-use crate::sector::index::Sector;
 use crate::game::rules::Variant;
+use crate::sector::index::Sector;
 use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};

@@ -6,8 +6,8 @@ use super::{
     BLOCK_ENTRY_LEN, COMPRESSION_ZSTD, Corruption, FileKind, HEADER_LEN, INDEX_SCHEME, MAGIC,
     MAX_BLOCK_SLOTS, TRAILER_LEN, VERSION,
 };
-use crate::sector::index::Sector;
 use crate::game::rules::Variant;
+use crate::sector::index::Sector;
 use xxhash_rust::xxh3::xxh3_64;
 
 /// Length of the variant name field.

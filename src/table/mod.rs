@@ -40,9 +40,9 @@ pub use status::{sector_is_complete, sector_is_complete_under, sector_status};
 pub(crate) use writer::temporary_path;
 pub use writer::{WdlLayout, WriteOptions, WriteReport, is_temporary_of, write_sector};
 
-use crate::sector::index::{Sector, SectorIndex};
 use crate::game::rules::Variant;
 use crate::game::value::{NMoveRule, Value};
+use crate::sector::index::{Sector, SectorIndex};
 use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};

@@ -12,10 +12,10 @@ use super::{
     SYMBOL_WIN, TableError, Wdl, for_each_orbit_run, is_used, table_path, unreachable_in_run,
     value_of_symbols, wdl_of_symbol,
 };
-use crate::sector::index::{Sector, SectorIndex};
-use crate::sector::reach::ReachFilter;
 use crate::game::rules::Variant;
 use crate::game::value::{NMoveRule, UNUSED, Value};
+use crate::sector::index::{Sector, SectorIndex};
+use crate::sector::reach::ReachFilter;
 use rayon::prelude::*;
 use std::fs;
 use std::path::{Path, PathBuf};

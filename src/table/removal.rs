@@ -12,9 +12,9 @@
 //! 2 and 3 are never lowered (a removal cannot recover symbol 3 from a lower one).
 
 use super::{SYMBOL_DRAW, SYMBOL_LOSS, SYMBOL_WIN, TableError, TableSet, Wdl};
+use crate::game::rules::{Bits, MIN_STONES, Variant};
 use crate::sector::graph::{MoveSectors, can_slide};
 use crate::sector::index::Sector;
-use crate::game::rules::{Bits, MIN_STONES, Variant};
 
 /// Header flag: WDL symbols where a removal reaches the value may be lower than the value
 /// (this module); readers resolve them.

@@ -4,9 +4,9 @@
 use super::file::{TableAccess, TableFile};
 use super::format::{Expect, Header};
 use super::{Corruption, FileKind, TableError, table_path};
-use crate::sector::index::{Sector, SectorIndex};
 use crate::game::rules::Variant;
 use crate::game::value::NMoveRule;
+use crate::sector::index::{Sector, SectorIndex};
 use std::path::Path;
 
 /// Are both files of `sector` in `dir` present and valid: headers, block tables, whole-file

@@ -10,10 +10,10 @@ use super::{
     INDEX_SCHEME, MAX_BLOCK_SLOTS, TRAILER_LEN, TableError, distance_path, for_each_orbit_run,
     symbols_of, wdl_path,
 };
-use crate::sector::index::{Sector, SectorIndex};
-use crate::sector::reach::ReachFilter;
 use crate::game::rules::Variant;
 use crate::game::value::{MAX_PLIES, NMoveRule, UNUSED, Value};
+use crate::sector::index::{Sector, SectorIndex};
+use crate::sector::reach::ReachFilter;
 use rayon::prelude::*;
 use std::fs;
 use std::io::Write;
@@ -124,7 +124,7 @@ impl WriteReport {
 ///
 /// [`TableError::InvalidInput`] for what cannot be written: a block size that is not a positive
 /// multiple of 4 (at most 2^24 slots), a zstd level outside 1 to 22, `options.removal_dont_care`
-/// (see [`crate::compact_sector`]), a variant name longer than 16 bytes, values of the wrong
+/// (see [`crate::format::compact_sector`]), a variant name longer than 16 bytes, values of the wrong
 /// length, or a value code not valid at its slot ([`UNUSED`] at a used slot or a value at an unused
 /// one); [`TableError::NoSuchSector`] if `sector` does not fit the variant; [`TableError::Io`]
 /// naming the file if a file cannot be written, synced or renamed into place.
