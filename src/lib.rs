@@ -73,15 +73,22 @@
 
 #![warn(missing_docs)]
 
-// The layers, each importing only those above it in this list. Private: the names a user
-// needs are re-exported below, at the root or in a public module by area.
-mod build;
-mod game;
-mod probe;
-mod sector;
-mod solve;
+// The layers, each importing only those above it in this list (docs/DESIGN.md, "Layers").
+// Private: the names a user needs are re-exported below, at the root or in a public module
+// by area.
+// 1. Memory hints, the record of held files.
 mod sys;
+// 2. Rules, positions, moves, values, notation.
+mod game;
+// 3. Sectors, their index and graph, reachability.
+mod sector;
+// 4. Retrograde analysis of one component.
+mod solve;
+// 5. The table files.
 mod table;
+// 6. Plan, generate, verify, and the work over a directory; the tablebase.
+mod build;
+mod probe;
 
 pub mod engine;
 pub mod export;

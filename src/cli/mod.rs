@@ -3,7 +3,10 @@
 //! Each group of subcommands lives in its own file under `src/cli/` and contributes an args
 //! struct (clap derive) and a function `fn(Args) -> Result<(), CliError>`. To add a command,
 //! add a variant to [`Command`] and an arm to [`run`]. The argument groups and helpers that
-//! several commands share are in [`common`]; no command imports another command's module.
+//! several commands share are in [`common`]; no command imports another command's module
+//! (only its own parts: `probe --batch` is [`batch`], `plan --emit` writes with [`workflow`]).
+//! Signals are the program's business: [`signals`] installs the handler that calls
+//! [`millbase::remove_held_files`].
 
 mod batch;
 mod common;

@@ -5,7 +5,7 @@
 //! use millbase::{Tablebase, Variant};
 //!
 //! let tb = Tablebase::open("data/std", Variant::standard()).unwrap();
-//! let pos = millbase::parse_position(
+//! let pos = millbase::notation::parse_position(
 //!     &Variant::standard(),
 //!     "***O**@*/@****@*O/OO@***@O b m p 5 0 5 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes",
 //! )
