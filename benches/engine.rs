@@ -6,14 +6,16 @@
 //! `examples/engine_timing.rs` (docs/BENCHMARKS.md, "Engine").
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use millbase::Variant;
 use millbase::engine::game::{DrawRules, Game};
 use millbase::engine::matches::Rng;
 use millbase::engine::{Engine, EngineConfig, Limits, Source};
-use millbase::{
-    Color, Convention, Position, Sector, SectorIndex, SolveOptions, SolvedValues, WriteOptions,
-    legal_moves, outcome, play, solve_component, write_sector,
-};
-use millbase::{PositionInfo, Variant};
+use millbase::format::{WriteOptions, write_sector};
+use millbase::movegen::{Convention, legal_moves, outcome, play};
+use millbase::notation::PositionInfo;
+use millbase::sectors::SectorIndex;
+use millbase::solver::{SolveOptions, SolvedValues, solve_component};
+use millbase::{Color, Position, Sector};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -59,7 +61,7 @@ fn bench(c: &mut Criterion) {
     let v = Variant::standard();
     let dir = tempfile::tempdir().unwrap();
     let mut solved = SolvedValues::new();
-    for c in millbase::solving_order(&v, &[Sector::moving(4, 4)]) {
+    for c in millbase::sectors::solving_order(&v, &[Sector::moving(4, 4)]) {
         if c.sectors().iter().all(|s| solved.contains_key(s)) {
             continue;
         }

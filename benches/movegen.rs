@@ -4,7 +4,8 @@
 //! standard variant (fixed seed), a mix of placing and moving phases.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use millbase::{Convention, Position, Variant, legal_moves, play, unmoves};
+use millbase::movegen::{Convention, legal_moves, play, unmoves};
+use millbase::{Position, Variant};
 use std::hint::black_box;
 
 /// Number of positions in the benchmark set.

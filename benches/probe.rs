@@ -5,10 +5,10 @@
 //! `cargo bench --bench probe`
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use millbase::{
-    Color, Component, Position, Sector, SolveOptions, SolvedValues, TableSet, Tablebase, Variant,
-    WriteOptions, solve_component, write_sector,
-};
+use millbase::format::{TableSet, WriteOptions, write_sector};
+use millbase::sectors::Component;
+use millbase::solver::{SolveOptions, SolvedValues, solve_component};
+use millbase::{Color, Position, Sector, Tablebase, Variant};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -25,7 +25,7 @@ fn positions(v: &Variant, n: usize) -> Vec<Position> {
         x ^= x >> 7;
         x ^= x << 17;
         let s = sectors[(x % 3) as usize];
-        let index = millbase::SectorIndex::new(v, s);
+        let index = millbase::sectors::SectorIndex::new(v, s);
         if let Some((us, them)) = index.position((x >> 8) % index.slots()) {
             let to_move = if x & 1 == 0 {
                 Color::White

@@ -17,12 +17,13 @@
 
 use criterion::{Criterion, criterion_group};
 use millbase::Sector;
+use millbase::Variant;
 use millbase::format::{DRAW, UNUSED, WIN_FLAG};
+use millbase::format::{TableSet, WriteOptions, WriteReport, write_sector};
 use millbase::format::{WDL_EXTENSION, read_table};
-use millbase::{
-    Bits, Component, SolveOptions, SolvedValues, TableSet, Variant, WriteOptions, WriteReport,
-    solve_component, write_sector,
-};
+use millbase::rules::Bits;
+use millbase::sectors::Component;
+use millbase::solver::{SolveOptions, SolvedValues, solve_component};
 use std::hint::black_box;
 use std::path::Path;
 use std::sync::Arc;

@@ -15,9 +15,10 @@
 
 use millbase::Variant;
 use millbase::engine::matches::Rng;
-use millbase::{
-    Color, Convention, Position, Sector, SectorIndex, format_position, legal_moves, outcome, play,
-};
+use millbase::movegen::{Convention, legal_moves, outcome, play};
+use millbase::notation::format_position;
+use millbase::sectors::SectorIndex;
+use millbase::{Color, Position, Sector};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};

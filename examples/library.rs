@@ -5,10 +5,8 @@
 //! cargo run --release --example library     # solves std 3-3 into a temporary directory
 //! ```
 
-use millbase::{
-    GenerateOptions, NMoveRule, ProbeError, TableError, Tablebase, Variant, format_move, generate,
-    parse_position_info,
-};
+use millbase::notation::{format_move, parse_position_info};
+use millbase::{GenerateOptions, NMoveRule, ProbeError, TableError, Tablebase, Variant, generate};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let variant = Variant::standard();

@@ -6,7 +6,8 @@
 //!     'O***O***/********/@O**@**@ w m s 3 0 3 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes'
 //! ```
 
-use millbase::{Tablebase, Variant, format_move};
+use millbase::notation::format_move;
+use millbase::{Tablebase, Variant};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);

@@ -12,7 +12,9 @@
 //! ```
 
 use millbase::engine::matches::Rng;
-use millbase::{Convention, Position, Variant, format_position, legal_moves, outcome, play};
+use millbase::movegen::{Convention, legal_moves, outcome, play};
+use millbase::notation::format_position;
+use millbase::{Position, Variant};
 use std::io::{self, BufWriter, Write};
 
 fn usage() -> ! {

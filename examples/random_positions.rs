@@ -12,7 +12,7 @@ mod sample;
 
 use millbase::Variant;
 use millbase::engine::matches::Rng;
-use millbase::format_position;
+use millbase::notation::format_position;
 use std::io::{self, BufWriter, Write};
 
 fn usage() -> ! {

@@ -11,8 +11,10 @@
 //! with and without the trick, and prints both sizes and the share of positions affected.
 
 use millbase::format::UNUSED;
-use millbase::{Color, Convention, Position, Sector, SectorIndex, Tablebase, Value, Variant};
-use millbase::{legal_moves, play};
+use millbase::movegen::Convention;
+use millbase::movegen::{legal_moves, play};
+use millbase::sectors::SectorIndex;
+use millbase::{Color, Position, Sector, Tablebase, Value, Variant};
 
 /// Five classes in order: loss, blessed loss, draw, cursed win, win.
 fn class(v: Value, n: u16) -> u8 {

@@ -6,26 +6,37 @@
 //! memory-mapped files (win/draw/loss, and the distance), and answers queries over a directory
 //! of such tables. Positions and moves are written as in the Sanmill app.
 //!
-//! The names a program needs are re-exported here:
+//! The root holds the names a program that solves and probes tables needs:
 //!
-//! * the rules: [`Variant`] (with [`Variant::standard`], [`Variant::by_name`] and [`VARIANTS`]), [`Position`],
-//!   [`Color`], [`Move`], [`legal_moves`], [`play`], [`outcome`];
-//! * notation: [`parse_position`], [`format_position`], [`parse_move`], [`format_move`];
-//! * values: [`Value`] (win/loss in plies, draw) and, under the N-move rule, [`NMoveRule`] and
-//!   [`RuleValue`];
-//! * tables: [`generate()`] to solve sectors into a directory (with [`GenerateOptions`]: the
-//!   N-move rule, a memory bound, a cluster worker's exactly-these-components run, progress),
-//!   [`Tablebase`] to probe it, [`verify_sector`] to re-derive stored values, and the error
-//!   types [`GenerateError`], [`ProbeError`], [`TableError`]; [`solve_component`] solves one
-//!   component in memory;
-//! * sectors: [`Sector`], [`SectorIndex`] (the dense symmetry-reduced numbering), [`plan()`];
-//!   the sector graph: [`start_sector`], [`successor_sectors`], [`reachable_sectors`],
-//!   [`Component`] (sectors solved together, and what they read), [`solving_order`],
-//!   [`moving_sectors_up_to`].
+//! * the game: [`Variant`] (with [`Variant::standard`] and [`Variant::by_name`]),
+//!   [`Position`], [`Color`], [`Move`];
+//! * values: [`Value`] (win/loss in plies, draw), [`Wdl`], and under the N-move rule
+//!   [`NMoveRule`] and [`RuleValue`];
+//! * probing: [`Tablebase`] and what it answers ([`MoveValue`], [`MoveRuleValue`],
+//!   [`MoveWdl`], [`PvEnd`]) or what it could not use ([`UnusedTable`]);
+//! * solving: [`generate()`] with [`GenerateOptions`] (whose observer is [`Silent`] unless
+//!   progress is wanted) to solve [`Sector`]s into a directory, and [`verify_sector`] with
+//!   [`VerifyOptions`] to re-derive stored values;
+//! * the errors: [`TableError`], [`ProbeError`], [`GenerateError`], [`PositionError`],
+//!   [`MoveError`], [`NMoveRuleError`];
+//! * [`remove_held_files`], for a program that stops on signals.
 //!
-//! [`engine`] plays perfectly from the tables (and searches beyond them) and speaks Sanmill's
-//! UCI dialect; [`export`] writes tables in Malom's format for the Sanmill app; [`format`](mod@format) exposes the on-disk layout for tools that read the files directly
-//! (docs/FORMAT.md).
+//! Everything else is in a public module by area:
+//!
+//! * [`rules`]: boards as data, the variants ([`rules::VARIANTS`]), point sets;
+//! * [`notation`]: positions and moves as text ([`notation::parse_position`],
+//!   [`notation::format_move`], ...);
+//! * [`movegen`]: legal moves, playing them, un-moves, the end of a game, perft;
+//! * [`sectors`]: the dense symmetry-reduced numbering of a sector
+//!   ([`sectors::SectorIndex`]) and the sector graph;
+//! * [`solver`]: retrograde analysis of one component in memory;
+//! * [`plan`](mod@plan): the components to solve in order and their estimated costs;
+//! * [`format`](mod@format): the table files, for tools that read or write them directly
+//!   (docs/FORMAT.md);
+//! * [`tables`]: a table directory as a whole: its listing, generation with progress
+//!   reports, verification, compaction and statistics, the component lock;
+//! * [`engine`]: perfect play from the tables (and search beyond them) in Sanmill's UCI
+//!   dialect; [`export`]: the tables in Malom's format for the Sanmill app.
 //!
 //! # Example
 //!
@@ -33,7 +44,9 @@
 //! board and its best move:
 //!
 //! ```
-//! use millbase::{Tablebase, Value, Variant, format_move, parse_position, start_sector};
+//! use millbase::notation::{format_move, parse_position};
+//! use millbase::sectors::start_sector;
+//! use millbase::{Tablebase, Value, Variant};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let variant = Variant::by_name("three").expect("a known variant");
@@ -61,87 +74,123 @@
 
 #![warn(missing_docs)]
 
-// The layers, each importing only those above it in this list.
-mod build;
-mod game;
-mod probe;
-mod sector;
-mod solve;
+// The layers, each importing only those above it in this list (docs/DESIGN.md, "Layers").
+// Private: the names a user needs are re-exported below, at the root or in a public module
+// by area.
+// 1. Memory hints, the record of held files.
 mod sys;
+// 2. Rules, positions, moves, values, notation.
+mod game;
+// 3. Sectors, their index and graph, reachability.
+mod sector;
+// 4. Retrograde analysis of one component.
+mod solve;
+// 5. The table files.
 mod table;
-
-#[cfg(feature = "cli")]
-mod cli;
-#[cfg(feature = "cli")]
-mod report;
-#[cfg(feature = "serve")]
-mod serve;
+// 6. Plan, generate, verify, and the work over a directory; the tablebase.
+mod build;
+mod probe;
 
 pub mod engine;
 pub mod export;
 
-pub use build::generate::{
-    ComponentReport, GenerateError, GenerateObserver, GenerateOptions, Silent, generate,
-};
-pub use build::lock::ComponentLock;
-pub use build::plan::{PlanEntry, plan};
-pub use build::verify::{Mismatch, ValueLookup, VerifyOptions, verify_sector};
-pub use game::movegen::{
-    Convention, Outcome, is_legal, legal_moves, outcome, perft, play, unmoves,
-};
-pub use game::notation::{
-    MoveError, PositionError, PositionInfo, START, format_move, format_position,
-    format_position_info, parse_legal_move, parse_move, parse_position, parse_position_info,
-};
+pub use build::generate::{GenerateError, GenerateOptions, Silent, generate};
+pub use build::verify::{VerifyOptions, verify_sector};
+pub use game::notation::{MoveError, PositionError};
 pub use game::position::{Color, Move, Position};
-pub use game::rules::{
-    Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
-};
+pub use game::rules::Variant;
 pub use game::value::{NMoveRule, NMoveRuleError, RuleValue, Value};
 pub use probe::{MoveRuleValue, MoveValue, MoveWdl, ProbeError, PvEnd, Tablebase, UnusedTable};
-pub use sector::graph::{
-    Component, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,
-    successor_sectors,
-};
-pub use sector::index::{Sector, SectorIndex, SectorParseError};
-pub use solve::{
-    DependencyValues, SectorStats, SolveError, SolveOptions, Solved, SolvedValues, solve_component,
-};
-pub use table::{
-    CompactReport, Corruption, TableAccess, TableError, TableSet, Wdl, WdlCounts, WdlLayout,
-    WriteOptions, WriteReport, compact_sector, write_sector,
-};
+pub use sector::index::Sector;
+pub use sys::held::remove_held_files;
+pub use table::{TableError, Wdl};
 
-/// The layout of the table files and of solved values, for tools that read or damage the
-/// files directly (docs/FORMAT.md). Programs that only probe do not need it.
-pub mod format {
-    pub use crate::game::value::{DRAW, UNUSED, WIN_FLAG};
-    pub use crate::table::{
-        DISTANCE_EXTENSION, FileKind, HEADER_LEN, Header, MAGIC, SectorCheck, VERSION,
-        WDL_EXTENSION, distance_path, read_table, sector_is_complete, sector_status, table_path,
-        wdl_path,
+pub mod rules {
+    //! The rules as data: boards (points, lines, mills, symmetries), the variants and their
+    //! stone counts, and sets of points as bit masks.
+
+    pub use crate::game::rules::{
+        Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
     };
 }
 
-/// The `millbase` program's entry point: parses the command line, runs the command and
-/// exits with its status. Not part of the library's API.
-#[doc(hidden)]
-#[cfg(feature = "cli")]
-pub fn run_cli() {
-    use clap::Parser;
-    let args = match cli::Cli::try_parse() {
-        Ok(args) => args,
-        Err(e) => match cli::parse_error_line(&e) {
-            // Every error is one line, those of the argument parser too.
-            Some(line) => {
-                eprintln!("millbase: error: {line}");
-                std::process::exit(cli::EXIT_USAGE);
-            }
-            None => e.exit(),
-        },
+pub mod notation {
+    //! Positions and moves as text, as the Sanmill app writes them (docs/RULES.md).
+
+    pub use crate::game::notation::{
+        MoveError, PositionError, PositionInfo, START, format_move, format_position,
+        format_position_info, parse_legal_move, parse_move, parse_position, parse_position_info,
     };
-    if let Err(e) = cli::run(args) {
-        eprintln!("millbase: error: {}", cli::one_line(&e.message));
-        std::process::exit(e.code);
-    }
+}
+
+pub mod movegen {
+    //! Legal moves, playing them, un-moves, the end of a game, and perft.
+
+    pub use crate::game::movegen::{
+        Convention, Outcome, is_legal, legal_moves, outcome, perft, play, unmoves,
+    };
+}
+
+pub mod sectors {
+    //! Sectors (stones on the board and in hand of each side), their dense symmetry-reduced
+    //! numbering ([`SectorIndex`]), and the sector graph: which sectors a sector's moves lead
+    //! to, which are solved together, in which order.
+
+    pub use crate::sector::graph::{
+        Component, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,
+        successor_sectors,
+    };
+    pub use crate::sector::index::{Sector, SectorIndex, SectorParseError};
+}
+
+pub mod solver {
+    //! Retrograde analysis of one component in memory: the values of its sectors from those of
+    //! the sectors its moves leave to (the exits). [`generate`](fn@crate::generate) runs it over a
+    //! directory.
+
+    pub use crate::solve::{
+        DependencyValues, SectorStats, SolveError, SolveOptions, Solved, SolvedValues,
+        solve_component,
+    };
+}
+
+pub mod plan {
+    //! What solving costs: the components to solve in order, with estimated time, memory and
+    //! disk on the project machine, and what a directory still lacks.
+
+    pub use crate::build::plan::{
+        Cost, Estimate, PlanEntry, SolveMemory, bytes, cost_to_solve, duration, estimate,
+        generate_command, missing_table_advice, plan, sector_name, unsolved,
+    };
+}
+
+pub mod format {
+    //! The table files, for tools that read, write or damage them directly (docs/FORMAT.md):
+    //! paths, header and constants, solved values as 16-bit codes, the raw reader
+    //! ([`TableSet`]) and writer ([`write_sector`]), the compaction of one sector, and the
+    //! check of one sector's files. Programs that only probe do not need it.
+
+    pub use crate::game::value::{DRAW, UNUSED, WIN_FLAG};
+    pub use crate::table::{
+        CompactReport, Corruption, DISTANCE_EXTENSION, FileKind, HEADER_LEN, Header, MAGIC,
+        SectorCheck, TableAccess, TableSet, VERSION, WDL_EXTENSION, WdlCounts, WdlLayout,
+        WriteOptions, WriteReport, compact_sector, distance_path, read_table, sector_is_complete,
+        sector_status, table_path, wdl_path, write_sector,
+    };
+}
+
+pub mod tables {
+    //! A table directory as a whole: the listing of its files ([`TableDir`]: one variant, the
+    //! rule for missing halves), generation with progress reports, verification, compaction and
+    //! statistics of every table in it, and the lock under which a component is solved.
+
+    pub use crate::build::compaction::{CompactError, CompactOptions, Compacted, Compaction};
+    pub use crate::build::generate::{ComponentReport, GenerateObserver};
+    pub use crate::build::lock::ComponentLock;
+    pub use crate::build::stats::{DirStats, SectorSummary, stats};
+    pub use crate::build::verification::{
+        Finding, Verification, VerificationOptions, VerifyReport,
+    };
+    pub use crate::build::verify::{Mismatch, ValueLookup};
+    pub use crate::table::{TableDir, TableFiles};
 }

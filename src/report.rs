@@ -9,12 +9,13 @@
 //! tables under it, the other one being `null`. In a directory holding WDL files only both
 //! are `null`.
 
-use crate::game::notation::format_move;
-use crate::game::position::Position;
-use crate::game::rules::Variant;
-use crate::game::value::{NMoveRule, RuleValue};
-use crate::probe::{MoveRuleValue, MoveWdl, ProbeError, PvEnd, Tablebase};
-use crate::table::{FileKind, TableDir, TableError, Wdl};
+use millbase::format::FileKind;
+use millbase::notation::format_move;
+use millbase::tables::TableDir;
+use millbase::{
+    MoveRuleValue, MoveWdl, NMoveRule, Position, ProbeError, PvEnd, RuleValue, TableError,
+    Tablebase, Variant, Wdl,
+};
 use serde_json::{Map, Value as Json, json};
 use std::fmt;
 use std::fmt::Write as _;
@@ -513,8 +514,8 @@ impl PvAnswer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::position::Move;
-    use crate::probe::{MoveRuleValue, MoveWdl};
+    use millbase::Move;
+    use millbase::{MoveRuleValue, MoveWdl};
 
     fn v() -> Variant {
         Variant::standard()

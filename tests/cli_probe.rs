@@ -149,7 +149,7 @@ fn verify_finds_a_wrong_value_behind_valid_checksums() {
     use millbase::Sector;
     use millbase::Value;
     use millbase::Variant;
-    use millbase::{TableSet, WriteOptions, write_sector};
+    use millbase::format::{TableSet, WriteOptions, write_sector};
     let dir = generated();
     let d = dir.path().to_str().unwrap();
     let v = Variant::standard();
@@ -211,11 +211,11 @@ const WIN27: &str = "O***O***/********/@O**@@*@ w m s 3 0 4 0 0 0 -1 -1 -1 -1 0 
 /// The positions after each move of `line` from `start`.
 fn along(start: &str, line: &[&str]) -> Vec<millbase::Position> {
     let v = millbase::Variant::standard();
-    let mut out = vec![millbase::parse_position(&v, start).unwrap()];
+    let mut out = vec![millbase::notation::parse_position(&v, start).unwrap()];
     for m in line {
         let pos = *out.last().unwrap();
-        let mv = millbase::parse_legal_move(&v, &pos, m, Default::default()).unwrap();
-        out.push(millbase::play(&v, &pos, mv));
+        let mv = millbase::notation::parse_legal_move(&v, &pos, m, Default::default()).unwrap();
+        out.push(millbase::movegen::play(&v, &pos, mv));
     }
     out
 }

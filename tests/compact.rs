@@ -5,8 +5,11 @@
 mod common;
 
 use common::millbase;
+use millbase::format::TableSet;
 use millbase::format::{UNUSED, read_table, wdl_path};
-use millbase::{Bits, NMoveRule, Sector, SectorIndex, TableSet, Variant};
+use millbase::rules::Bits;
+use millbase::sectors::SectorIndex;
+use millbase::{NMoveRule, Sector, Variant};
 use std::fs;
 use std::path::Path;
 

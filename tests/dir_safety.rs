@@ -363,8 +363,8 @@ fn stale_locks_of_complete_components_are_removed_and_held_ones_kept() {
     std::fs::write(d.join("3-4-0-0.mbw.999999-3.tmp"), "partial").unwrap();
     // Another process holds 3-3's lock (it may be about to rewrite it): left alone.
     let six = millbase::Variant::by_name("six").unwrap();
-    let c33 = millbase::Component::of(&six, millbase::Sector::moving(3, 3));
-    let held = millbase::ComponentLock::acquire(d, &c33).unwrap();
+    let c33 = millbase::sectors::Component::of(&six, millbase::Sector::moving(3, 3));
+    let held = millbase::tables::ComponentLock::acquire(d, &c33).unwrap();
     let out = run(&[
         "generate",
         "--quiet",

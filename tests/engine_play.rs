@@ -14,7 +14,8 @@ mod sample;
 
 use millbase::engine::game::{DrawRules, Game};
 use millbase::engine::matches::Rng;
-use millbase::{Color, Position, format_position};
+use millbase::notation::format_position;
+use millbase::{Color, Position};
 use millbase::{Tablebase, Value, Variant};
 use std::path::Path;
 use std::process::Command;

@@ -12,7 +12,8 @@
 mod sample;
 
 use millbase::engine::matches::Rng;
-use millbase::{Color, Position, format_position};
+use millbase::notation::format_position;
+use millbase::{Color, Position};
 use millbase::{RuleValue, Tablebase, Variant};
 use std::process::Command;
 

@@ -604,7 +604,7 @@ fn sampled_positions_of_placing_sectors_agree_with_probe() {
     let f = fixture();
     let mut reader = Reader::new(&f.out);
     let tb = Tablebase::open(&f.tables, Variant::standard()).unwrap();
-    let reachable = millbase::reachable_sectors(&Variant::standard());
+    let reachable = millbase::sectors::reachable_sectors(&Variant::standard());
     assert!(!reachable.contains(&"0-1-3-2".parse().unwrap()));
     for s in PLACING {
         let n = check_sector(&mut reader, &tb, &f.out, parse(s), 20_000);

@@ -297,7 +297,7 @@ fn a_wdl_only_directory_answers_without_distances() {
     // A win turned into a loss, with valid checksums: found from the WDL files alone.
     use millbase::Sector;
     use millbase::Value;
-    use millbase::{TableSet, WriteOptions, write_sector};
+    use millbase::format::{TableSet, WriteOptions, write_sector};
     let v = millbase::Variant::standard();
     let s33 = Sector::moving(3, 3);
     let mut values = TableSet::new(made(), v).read_values(s33).unwrap();
@@ -405,15 +405,16 @@ fn two_generate_processes_share_a_directory_without_solving_twice() {
 
 #[test]
 fn generate_waits_for_a_held_lock_and_cleans_up_after_a_killed_process() {
-    use millbase::ComponentLock;
     use millbase::Sector;
+    use millbase::tables::ComponentLock;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // What a process killed while writing 3-3 leaves: a stale lock file, a temporary file.
     std::fs::write(d.join("3-3-0-0.lock"), "999999\n").unwrap();
     std::fs::write(d.join("3-3-0-0.mbd.999999-0.tmp"), "partial").unwrap();
     // Another process solving 3-3: this test holds its lock.
-    let c33 = millbase::Component::of(&millbase::Variant::standard(), Sector::moving(3, 3));
+    let c33 =
+        millbase::sectors::Component::of(&millbase::Variant::standard(), Sector::moving(3, 3));
     let held = ComponentLock::acquire(d, &c33).unwrap();
     let mut child = millbase()
         .args(["generate", "--quiet", "--dir", s(d), "3-3"])

@@ -3,10 +3,10 @@
 //! Positions come from random games (random legal moves from the initial position, in either
 //! convention, so some are remove-pending) and from random placements of stones.
 
-use millbase::{
-    Color, Convention, Move, NO_SQUARE, Position, VARIANTS, Variant, format_position, legal_moves,
-    parse_position, perft, play, unmoves,
-};
+use millbase::movegen::{Convention, legal_moves, perft, play, unmoves};
+use millbase::notation::{format_position, parse_position};
+use millbase::rules::{NO_SQUARE, VARIANTS};
+use millbase::{Color, Move, Position, Variant};
 use proptest::prelude::*;
 use std::collections::{BTreeSet, HashSet};
 
@@ -327,7 +327,8 @@ fn unmove_restores_the_only_stone() {
         "***@@*@*/***@***@/O***@@** b p p 1 6 7 2 0 0 0 0 0 0 0 0 1",
     )
     .unwrap();
-    let mv = millbase::parse_legal_move(&v, &before, "c3xd7", Convention::Combined).unwrap();
+    let mv =
+        millbase::notation::parse_legal_move(&v, &before, "c3xd7", Convention::Combined).unwrap();
     let after = play(&v, &before, mv);
     assert_eq!(after.on_board(Color::White), 0);
     let back = unmoves(&v, &after);

@@ -28,10 +28,12 @@
 //! and the ignored test `skipping_changes_nothing` checks that plain rounds (scanning every
 //! undecided position) give the same values.
 
-use millbase::{
-    Bits, Color, Component, Convention, Position, Sector, SectorIndex, SolveOptions, SolvedValues,
-    Value, Variant, format_position, legal_moves, play, solve_component,
-};
+use millbase::movegen::{Convention, legal_moves, play};
+use millbase::notation::format_position;
+use millbase::rules::Bits;
+use millbase::sectors::{Component, SectorIndex};
+use millbase::solver::{SolveOptions, SolvedValues, solve_component};
+use millbase::{Color, Position, Sector, Value, Variant};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;

@@ -29,11 +29,13 @@
 //! taken from the solver's tables as boundary values (3-3, 3-4 and 4-3 are checked
 //! independently by `tests/oracle.rs`; 4-4 is not checked by an oracle).
 
-use millbase::{
-    Bits, Color, Convention, FullBoard, Outcome, Position, Sector, SectorIndex, SolveOptions,
-    SolvedValues, Value, Variant, format_position, legal_moves, outcome, plan, play,
-    reachable_sectors, solve_component, start_sector,
-};
+use millbase::movegen::{Convention, Outcome, legal_moves, outcome, play};
+use millbase::notation::format_position;
+use millbase::plan::plan;
+use millbase::rules::{Bits, FullBoard};
+use millbase::sectors::{SectorIndex, reachable_sectors, start_sector};
+use millbase::solver::{SolveOptions, SolvedValues, solve_component};
+use millbase::{Color, Position, Sector, Value, Variant};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;

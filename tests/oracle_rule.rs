@@ -50,11 +50,12 @@ mod canonical;
 
 use canonical::{Symmetries, k_sets, key_of, pair, position_of, sector_of};
 use millbase::format::UNUSED;
-use millbase::{
-    Bits, Color, Convention, NMoveRule, Position, PositionInfo, RuleValue, Sector, SectorIndex,
-    SolveOptions, SolvedValues, Value, Variant, format_position_info, legal_moves, play,
-    solve_component, solving_order, start_sector,
-};
+use millbase::movegen::{Convention, legal_moves, play};
+use millbase::notation::{PositionInfo, format_position_info};
+use millbase::rules::Bits;
+use millbase::sectors::{SectorIndex, solving_order, start_sector};
+use millbase::solver::{SolveOptions, SolvedValues, solve_component};
+use millbase::{Color, NMoveRule, Position, RuleValue, Sector, Value, Variant};
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;

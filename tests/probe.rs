@@ -3,11 +3,10 @@
 //! consistent with the position's value, many threads get the single-threaded answers, and a
 //! missing table names its file.
 
-use millbase::{
-    Color, Convention, NMoveRule, Position, PvEnd, RuleValue, Sector, SolveOptions, SolvedValues,
-    TableSet, Tablebase, Value, Variant, WriteOptions, legal_moves, play, solve_component,
-    write_sector,
-};
+use millbase::format::{TableSet, WriteOptions, write_sector};
+use millbase::movegen::{Convention, legal_moves, play};
+use millbase::solver::{SolveOptions, SolvedValues, solve_component};
+use millbase::{Color, NMoveRule, Position, PvEnd, RuleValue, Sector, Tablebase, Value, Variant};
 use rayon::prelude::*;
 use std::path::Path;
 use std::sync::Arc;
@@ -15,7 +14,7 @@ use std::sync::Arc;
 /// Solve `targets` (and what they need, in order) and write them into `dir`.
 fn solve_and_write(v: &Variant, dir: &Path, targets: &[Sector]) -> SolvedValues {
     let mut solved = SolvedValues::new();
-    for c in millbase::solving_order(v, targets) {
+    for c in millbase::sectors::solving_order(v, targets) {
         if c.sectors().iter().all(|s| solved.contains_key(s)) {
             continue;
         }
@@ -121,7 +120,7 @@ fn probes_of_positions_agree_with_the_tables_and_the_moves() {
         let (w, b) = [(3, 3), (3, 4), (4, 3)][i % 3];
         let pos = random_position(&mut rng, w, b);
         let sector = Sector::moving(w as u8, b as u8);
-        let slot = millbase::SectorIndex::new(&v, sector).slot(pos.us(), pos.them());
+        let slot = millbase::sectors::SectorIndex::new(&v, sector).slot(pos.us(), pos.them());
         let expect = Value::decode(solved[&sector][slot as usize]).unwrap();
         let value = tb.value(&pos).unwrap();
         assert_eq!(value, expect);
@@ -254,7 +253,7 @@ fn under_the_n_move_rule_a_drawn_line_ends_at_n_plies_or_a_repetition() {
         rule,
         ..SolveOptions::default()
     };
-    for c in millbase::solving_order(&v, &[Sector::moving(3, 4)]) {
+    for c in millbase::sectors::solving_order(&v, &[Sector::moving(3, 4)]) {
         if solved.contains_key(&c.first()) {
             continue;
         }

@@ -5,7 +5,7 @@ mod sample;
 
 use millbase::Variant;
 use millbase::engine::matches::Rng;
-use millbase::format_position;
+use millbase::notation::format_position;
 use serde_json::Value as Json;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;

@@ -6,11 +6,12 @@
 mod common;
 
 use common::millbase;
+use millbase::format::TableSet;
 use millbase::format::{UNUSED, read_table, wdl_path};
-use millbase::{
-    Bits, Color, Convention, NMoveRule, Position, Sector, SectorIndex, TableSet, Tablebase, Value,
-    Variant, Wdl, legal_moves, play,
-};
+use millbase::movegen::{Convention, legal_moves, play};
+use millbase::rules::Bits;
+use millbase::sectors::SectorIndex;
+use millbase::{Color, NMoveRule, Position, Sector, Tablebase, Value, Variant, Wdl};
 use std::fs;
 use std::path::Path;
 

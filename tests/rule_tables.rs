@@ -1,11 +1,11 @@
 //! Tables under the N-move rule: consistency with the tables without it, verification,
 //! and the file round trip.
 
-use millbase::{
-    NMoveRule, Sector, SolveOptions, SolvedValues, TableSet, Value, ValueLookup, Variant,
-    VerifyOptions, WriteOptions, moving_sectors_up_to, solve_component, verify_sector,
-    write_sector,
-};
+use millbase::format::{TableSet, WriteOptions, write_sector};
+use millbase::sectors::moving_sectors_up_to;
+use millbase::solver::{SolveOptions, SolvedValues, solve_component};
+use millbase::tables::ValueLookup;
+use millbase::{NMoveRule, Sector, Value, Variant, VerifyOptions, verify_sector};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -16,7 +16,7 @@ fn solve_all(v: &Variant, targets: &[Sector], rule: NMoveRule) -> SolvedValues {
         rule,
         ..SolveOptions::default()
     };
-    for c in millbase::solving_order(v, targets) {
+    for c in millbase::sectors::solving_order(v, targets) {
         for d in c.dependencies() {
             assert!(solved.contains_key(d), "{d} before {}", c.first());
         }

@@ -10,9 +10,11 @@
 mod common;
 
 use common::{Server, WIN7, decode, encode, generate, millbase, raw_request, request};
-use millbase::{
-    Color, PositionInfo, Variant, format_position_info, parse_legal_move, parse_position_info, play,
+use millbase::movegen::play;
+use millbase::notation::{
+    PositionInfo, format_position_info, parse_legal_move, parse_position_info,
 };
+use millbase::{Color, Variant};
 use serde_json::Value as Json;
 
 /// Black to move after white's d5-e3 from [`WIN7`]: lost in 6.

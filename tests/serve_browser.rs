@@ -13,8 +13,10 @@
 mod common;
 
 use common::{Server, WIN7, decode, encode, generate, millbase, request};
-use millbase::{
-    PositionInfo, Variant, format_position_info, parse_legal_move, parse_position_info, play,
+use millbase::Variant;
+use millbase::movegen::play;
+use millbase::notation::{
+    PositionInfo, format_position_info, parse_legal_move, parse_position_info,
 };
 use serde_json::{Value as Json, json};
 use std::net::{SocketAddr, TcpListener};

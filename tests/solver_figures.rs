@@ -1,8 +1,8 @@
 //! The reference figures of RULES.md, reproduced by the solver.
 
-use millbase::{
-    Component, Sector, SectorStats, SolveOptions, SolvedValues, Variant, solve_component,
-};
+use millbase::sectors::Component;
+use millbase::solver::{SectorStats, SolveOptions, SolvedValues, solve_component};
+use millbase::{Sector, Variant};
 use std::sync::Arc;
 
 fn solve(v: &Variant, sectors: &[Sector]) -> SolvedValues {

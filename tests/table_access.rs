@@ -7,7 +7,8 @@ mod common;
 mod sample;
 
 use millbase::engine::matches::Rng;
-use millbase::{Position, ProbeError, TableAccess, Tablebase, Value, Variant};
+use millbase::format::TableAccess;
+use millbase::{Position, ProbeError, Tablebase, Value, Variant};
 use std::fs::OpenOptions;
 
 fn tables() -> tempfile::TempDir {
@@ -42,7 +43,7 @@ fn memory_maps_and_positioned_reads_agree() {
         );
     }
     assert_eq!(
-        millbase::TableSet::new(dir.path(), v).access(),
+        millbase::format::TableSet::new(dir.path(), v).access(),
         TableAccess::Read
     );
 }

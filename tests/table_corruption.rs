@@ -3,11 +3,11 @@
 //! never a wrong answer), and probing from many threads.
 
 use millbase::format::UNUSED;
+use millbase::format::{Corruption, TableSet, WdlLayout, WriteOptions, write_sector};
 use millbase::format::{FileKind, HEADER_LEN, distance_path, sector_is_complete, wdl_path};
-use millbase::{
-    Component, Corruption, Sector, SectorIndex, SolveOptions, SolvedValues, TableError, TableSet,
-    Wdl, WdlLayout, WriteOptions, solve_component, write_sector,
-};
+use millbase::sectors::{Component, SectorIndex};
+use millbase::solver::{SolveOptions, SolvedValues, solve_component};
+use millbase::{Sector, TableError, Wdl};
 use millbase::{Value, Variant};
 use proptest::prelude::*;
 use std::path::Path;

@@ -8,8 +8,10 @@
 use millbase::format::{
     FileKind, HEADER_LEN, distance_path, sector_is_complete, sector_status, table_path, wdl_path,
 };
-use millbase::{Component, NMoveRule, Sector, Variant};
-use millbase::{SolveOptions, SolvedValues, TableSet, WriteOptions, solve_component, write_sector};
+use millbase::format::{TableSet, WriteOptions, write_sector};
+use millbase::sectors::Component;
+use millbase::solver::{SolveOptions, SolvedValues, solve_component};
+use millbase::{NMoveRule, Sector, Variant};
 use proptest::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;

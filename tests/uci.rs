@@ -439,7 +439,7 @@ fn a_single_legal_move_is_scored_by_the_tables_or_the_search() {
         (SIX_FORCED_LOSS4, "f4-g4", 4, "mate -2"),
     ];
     for (fen, mv, plies, score) in cases {
-        let pos = millbase::parse_position(&six, fen).unwrap();
+        let pos = millbase::notation::parse_position(&six, fen).unwrap();
         assert_eq!(tb.value(&pos).unwrap(), millbase::Value::Loss(plies));
         let input = format!("setoption name Variant value six\nposition fen {fen}\nd\ngo\n");
         for dir in [full.path(), part.path()] {

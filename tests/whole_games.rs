@@ -1,10 +1,11 @@
 //! Whole games of the small variants, solved from the empty board and checked position by
 //! position with the forward verifier.
 
-use millbase::{
-    Sector, SectorStats, SolveOptions, SolvedValues, Value, ValueLookup, Variant, VerifyOptions,
-    plan, solve_component, start_sector, verify_sector,
-};
+use millbase::plan::plan;
+use millbase::sectors::start_sector;
+use millbase::solver::{SectorStats, SolveOptions, SolvedValues, solve_component};
+use millbase::tables::ValueLookup;
+use millbase::{Sector, Value, Variant, VerifyOptions, verify_sector};
 use std::sync::Arc;
 
 struct Lookup<'a>(&'a SolvedValues);

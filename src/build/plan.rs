@@ -284,7 +284,6 @@ impl Cost {
     /// The figures as JSON: `{"components", "sectors", "positions", "estimated_seconds",
     /// "estimated_peak_memory_bytes", "estimated_disk_bytes", "text"}`, the text being
     /// [`Cost`]'s one line (for the explorer).
-    #[cfg(feature = "serve")]
     pub fn json(&self) -> serde_json::Value {
         serde_json::json!({
             "components": self.components,

@@ -1,29 +1,25 @@
 //! `compact`: rewriting a table directory into another one with the positions no game reaches
 //! as "don't care" (smaller files, the same value at every reachable position).
 
-use super::generate::{parse_sectors, scan_tables, table_dir};
-use super::{CliError, VariantArg, emit};
-use crate::build::generate::remove_stale_temporaries;
-use crate::build::lock::ComponentLock;
-use crate::game::value::NMoveRule;
-use crate::sector::graph::Component;
-use crate::sector::index::{Sector, SectorIndex};
-use crate::table::{
-    CompactReport, CompactSource, FileKind, TableDir, TableError, TableSet, WdlLayout,
-    WriteOptions, compact_sector_from, sector_status,
-};
+use super::CliError;
+use super::common::{QuietArg, TablesArgs, emit, parse_sectors, scan_tables, sort_by_size};
+use super::signals::stop_cleanly_on_signals;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use millbase::TableError;
+use millbase::format::{CompactReport, WdlLayout, WriteOptions};
+use millbase::sectors::SectorIndex;
+use millbase::tables::{CompactError, CompactOptions, Compacted, Compaction, TableDir};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `millbase compact`.
 #[derive(Debug, Args)]
+#[command(mut_arg("dir", |a| a.help(
+    "Directory of the tables to compact [default: data/<variant>]; it is only read"
+)))]
 pub struct CompactArgs {
     #[command(flatten)]
-    variant: VariantArg,
-    /// Directory of the tables to compact [default: data/<variant>]; it is only read.
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
+    tables: TablesArgs,
     /// zstd level of the written files (1 to 22; level 19 saves a few per cent more and
     /// writes about 20 times slower).
     #[arg(long, value_name = "L", default_value_t = 9,
@@ -59,13 +55,12 @@ pub struct CompactArgs {
         long,
         value_name = "N",
         default_value_t = 1024,
-        value_parser = super::whole::<usize>(),
+        value_parser = super::common::whole::<usize>(),
         allow_negative_numbers = true
     )]
     cache_mb: usize,
-    /// Do not draw a progress bar.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    quiet: QuietArg,
     /// Output directory (created if missing; must not be DIR). Sectors already compacted
     /// there with the same levels, block size and layout are kept, so an interrupted run resumes.
     #[arg(value_name = "OUT")]
@@ -85,66 +80,6 @@ fn parse_layout(s: &str) -> Result<WdlLayout, String> {
     }
 }
 
-/// Is `sector` already compacted in `out` with these options (both files complete, under
-/// `rule`, flagged, same levels, block size and, unless `auto`, WDL layout)?
-fn already_compacted(
-    out: &Path,
-    v: &crate::game::rules::Variant,
-    rule: NMoveRule,
-    sector: Sector,
-    options: &WriteOptions,
-) -> bool {
-    if sector_status(out, v, rule, sector).is_err() {
-        return false;
-    }
-    let tables = TableSet::new(out, *v).with_rule(rule).with_cache_bytes(0);
-    tables.unreachable_dont_care(sector).unwrap_or(false)
-        && tables
-            .removal_dont_care_of(sector)
-            .is_ok_and(|r| r == options.removal_dont_care)
-        && tables.header(sector, FileKind::Wdl).is_ok_and(|h| {
-            h.level == options.level
-                && h.block_slots == options.block_slots
-                && match options.wdl_layout {
-                    WdlLayout::Packed => h.symbol_bits == 2,
-                    WdlLayout::Bytes => h.symbol_bits == 8,
-                    WdlLayout::Auto => true,
-                }
-        })
-        && tables
-            .header(sector, FileKind::Distance)
-            .is_ok_and(|h| h.level == options.distance_level)
-}
-
-/// With removal don't-care, each sector's written files are read back through the tables in
-/// `out` of the sectors its removals lead to: they must be compacted first, in this run or an
-/// earlier one (usage error otherwise, naming the sector).
-fn removal_targets_present(
-    v: &crate::game::rules::Variant,
-    sectors: &[Sector],
-    out: &Path,
-) -> Result<(), CliError> {
-    for &s in sectors {
-        let moves = crate::sector::graph::MoveSectors::of(v, s);
-        for t in [moves.slide_removal, moves.place_removal]
-            .into_iter()
-            .flatten()
-        {
-            if t.w + t.wf < crate::game::rules::MIN_STONES || sectors.contains(&t) {
-                continue;
-            }
-            if !crate::table::wdl_path(out, t).exists() {
-                return Err(CliError::usage(format!(
-                    "--removal-dont-care: sector {s} needs sector {t}, which its removals lead \
-                     to, compacted in {} first (name it too, or compact every sector)",
-                    out.display()
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// Megabytes, for the per-sector lines.
 fn mb(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1e6)
@@ -152,8 +87,7 @@ fn mb(bytes: u64) -> String {
 
 /// `millbase compact`.
 pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
-    let v = args.variant.get()?;
-    let dir = table_dir(&args.dir, &v);
+    let (v, dir) = args.tables.get()?;
     let (listing, all) = scan_tables(&dir, &v)?;
     if listing.wdl_only() {
         return Err(CliError::usage(format!(
@@ -172,7 +106,7 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
             )));
         }
         let mut named = named;
-        named.sort_by_key(|s| (s.w + s.b + s.wf + s.bf, s.wf + s.bf, s.w, s.b, s.wf, s.bf));
+        sort_by_size(&mut named);
         named
     };
     if args.block_size == 0 || !args.block_size.is_multiple_of(4) || args.block_size > 1 << 24 {
@@ -193,7 +127,7 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
     let out_listing = TableDir::scan(&args.out).map_err(|e| CliError::failure(e.to_string()))?;
     refuse_other_variant(&out_listing, &v, "--out")?;
     // An interruption (Ctrl-C, SIGTERM) removes this run's lock and temporary files.
-    crate::sys::held::stop_cleanly_on_signals()
+    stop_cleanly_on_signals()
         .map_err(|e| CliError::failure(format!("cannot handle signals: {e}")))?;
     let same = match (dir.canonicalize(), args.out.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
@@ -206,45 +140,30 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
             args.out.display()
         )));
     }
-    let source = TableSet::new(&dir, v);
-    let rule = source
-        .detect_rule()
-        .map_err(|e| CliError::usage(e.to_string()))?
-        .unwrap_or_default();
-    let out_tables = TableSet::new(&args.out, v).with_cache_bytes(0);
-    if let Ok(Some(other)) = out_tables.detect_rule()
-        && other != rule
-    {
-        return Err(CliError::usage(format!(
-            "{}: holds tables of another N-move rule ({}) than {} ({})",
-            args.out.display(),
-            other.n(),
-            dir.display(),
-            rule.n()
-        )));
-    }
-    // Sectors are read whole; the block cache serves the rare look-up of a removal that
-    // leads to a don't-care slot of a removal don't-care source.
-    let source = source.with_rule(rule);
-    let source = CompactSource::new(&source, args.cache_mb.saturating_mul(1 << 20));
-    if args.removal_dont_care {
-        removal_targets_present(&v, &sectors, &args.out)?;
-    }
-    let options = WriteOptions {
-        level: args.level,
-        distance_level: args.distance_level.unwrap_or(args.level),
-        wdl_layout: args.wdl_layout,
-        block_slots: args.block_size,
-        rule,
-        unreachable_dont_care: true,
-        removal_dont_care: args.removal_dont_care,
+    let options = CompactOptions {
+        write: WriteOptions {
+            level: args.level,
+            distance_level: args.distance_level.unwrap_or(args.level),
+            wdl_layout: args.wdl_layout,
+            block_slots: args.block_size,
+            removal_dont_care: args.removal_dont_care,
+            ..WriteOptions::default()
+        },
+        cache_bytes: args.cache_mb.saturating_mul(1 << 20),
     };
+    let compaction =
+        Compaction::new(&v, &dir, &args.out, &sectors, &options).map_err(|e| match e {
+            CompactError::RemovalTargetMissing { .. } => CliError::usage(format!(
+                "--removal-dont-care: {e} (name it too, or compact every sector)"
+            )),
+            e => CliError::usage(e.to_string()),
+        })?;
     let slots: Vec<u64> = sectors
         .iter()
         .map(|&s| SectorIndex::new(&v, s).slots())
         .collect();
     let bar = ProgressBar::new(slots.iter().sum());
-    if args.quiet {
+    if args.quiet.quiet {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     } else {
         bar.set_style(
@@ -257,19 +176,18 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
     let mut kept = 0usize;
     for (&sector, &n) in sectors.iter().zip(&slots) {
         bar.set_message(sector.to_string());
-        // One process per component of OUT at a time (the lock `generate` takes); a killed
-        // one's temporary files go.
-        let _lock = ComponentLock::acquire(&args.out, &Component::of(&v, sector))
-            .map_err(|e| compact_error(e, &args.out))?;
-        remove_stale_temporaries(&args.out, &[sector]);
-        if already_compacted(&args.out, &v, rule, sector, &options) {
-            bar.suspend(|| emit(&format!("{sector}: already compacted, kept\n")))?;
-            kept += 1;
-            bar.inc(n);
-            continue;
-        }
-        let r = compact_sector_from(&source, &args.out, sector, &options)
-            .map_err(|e| compact_error(e, &args.out))?;
+        let r = match compaction
+            .sector(sector)
+            .map_err(|e| compact_error(e, &args.out))?
+        {
+            Compacted::Kept => {
+                bar.suspend(|| emit(&format!("{sector}: already compacted, kept\n")))?;
+                kept += 1;
+                bar.inc(n);
+                continue;
+            }
+            Compacted::Written(r) => r,
+        };
         bar.suspend(|| {
             emit(&format!(
                 "{sector}: {} of {} positions unreachable; WDL {} -> {}, distance {} -> {} \
@@ -319,7 +237,7 @@ pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
 /// directory holds the tables of one variant, and compaction neither mixes nor overwrites.
 fn refuse_other_variant(
     listing: &TableDir,
-    v: &crate::game::rules::Variant,
+    v: &millbase::Variant,
     option: &str,
 ) -> Result<(), CliError> {
     match listing.other_variant(v) {

@@ -1,35 +1,36 @@
 //! `export`: writing a table directory in another program's database format (Malom's, as the
 //! Sanmill app reads it; docs/MALOM.md).
 
-use super::generate::{parse_sectors, table_dir};
-use super::{CliError, VariantArg, emit, quote};
-use crate::export::ExportError;
-use crate::export::malom::{
+use super::common::{QuietArg, TablesArgs, emit, parse_sectors};
+use super::{CliError, quote};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use millbase::TableError;
+use millbase::export::ExportError;
+use millbase::export::malom::{
     check_exportable, check_sec2, export_sector, malom_sectors, sec2_files_in, sec2_name, supports,
     write_secval,
 };
-use crate::sector::index::Sector;
-use crate::table::{TableDir, TableError, TableSet};
-use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use millbase::format::TableSet;
+use millbase::sectors::Sector;
+use millbase::tables::TableDir;
 use std::path::PathBuf;
 use std::time::Instant;
 
 /// Arguments of `millbase export`.
 #[derive(Debug, Args)]
+#[command(mut_arg("dir", |a| a.help(
+    "Directory of the tables to export [default: data/<variant>]"
+)))]
 pub struct ExportArgs {
     /// Output format: `malom` (Malom's `.sec2` files and `std.secval`, as the Sanmill app's
     /// perfect-database reader reads them).
     #[arg(long, value_name = "FORMAT")]
     format: String,
     #[command(flatten)]
-    variant: VariantArg,
-    /// Directory of the tables to export [default: data/<variant>].
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
-    /// Do not draw a progress bar.
-    #[arg(long)]
-    quiet: bool,
+    tables: TablesArgs,
+    #[command(flatten)]
+    quiet: QuietArg,
     /// Export all 498 sectors of Malom's database; every one must be in DIR (solve them
     /// with `millbase generate --malom`).
     #[arg(long, conflicts_with = "sectors")]
@@ -72,7 +73,7 @@ pub fn run_export(args: &ExportArgs) -> Result<(), CliError> {
             quote(&args.format)
         )));
     }
-    let v = args.variant.get()?;
+    let (v, dir) = args.tables.get()?;
     if !supports(&v) {
         return Err(CliError::usage(format!(
             "--format malom exports the standard game only (Malom's std database), not {}",
@@ -85,7 +86,6 @@ pub fn run_export(args: &ExportArgs) -> Result<(), CliError> {
             args.out.display()
         )));
     }
-    let dir = table_dir(&args.dir, &v);
     let listing = TableDir::scan(&dir).map_err(|e| CliError::usage(e.to_string()))?;
     let all = malom_sectors();
     let sectors: Vec<Sector> = if args.all {
@@ -164,9 +164,9 @@ pub fn run_export(args: &ExportArgs) -> Result<(), CliError> {
     })?;
     let total: u64 = sectors
         .iter()
-        .map(|&s| crate::export::malom::MalomIndex::new(s).entries())
+        .map(|&s| millbase::export::malom::MalomIndex::new(s).entries())
         .sum();
-    let bar = if args.quiet {
+    let bar = if args.quiet.quiet {
         ProgressBar::hidden()
     } else {
         ProgressBar::new(total)

@@ -1,11 +1,11 @@
 //! Game-model commands: `moves` and `perft`.
 
-use super::{CliError, ConventionArg, VariantArg, emit, position_arg};
-use crate::game::movegen::{self, Convention, legal_moves, play};
-use crate::game::notation::{START, format_move};
-use crate::game::position::Position;
-use crate::game::rules::Variant;
+use super::CliError;
+use super::common::{ConventionArg, VariantArg, emit, position_arg};
 use clap::Args;
+use millbase::movegen::{self, Convention, legal_moves, play};
+use millbase::notation::{START, format_move};
+use millbase::{Position, Variant};
 use rayon::prelude::*;
 
 /// Arguments of `millbase moves`.

@@ -1,33 +1,28 @@
-//! `generate` and `stats`: solving sectors into a directory and summarising its tables.
+//! `generate`: solving sectors into a directory, with progress bars and a line per component.
 
-use super::{CliError, VariantArg, emit};
-use crate::build::generate::{
-    ComponentReport, GenerateError, GenerateObserver, GenerateOptions, generate,
-};
-use crate::build::plan::{Cost, count, plan, unsolved};
-use crate::game::rules::Variant;
-use crate::game::value::NMoveRule;
-use crate::sector::graph::{Component, moving_sectors_up_to};
-use crate::sector::index::Sector;
-use crate::solve::SectorStats;
-use crate::table::{TableDir, TableError, TableSet, distance_path, wdl_path};
+use super::common::{QuietArg, SolveRuleArg, TablesArgs, count, emit, parse_sectors};
+use super::signals::stop_cleanly_on_signals;
+use super::{CliError, one_line};
 use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressState, ProgressStyle};
+use millbase::plan::{Cost, plan, unsolved};
+use millbase::sectors::{Component, moving_sectors_up_to, reachable_sectors};
+use millbase::tables::{ComponentReport, GenerateObserver, TableDir};
+use millbase::{GenerateError, GenerateOptions, generate};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Arguments of `millbase generate`.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("dir", |a| a.help("Directory for the tables [default: data/<variant>]")),
+    mut_arg("quiet", |a| a.help("Do not draw progress bars"))
+)]
 pub struct GenerateArgs {
     #[command(flatten)]
-    variant: VariantArg,
-    /// Directory for the tables [default: data/<variant>].
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
-    /// Do not draw progress bars.
-    #[arg(long)]
-    quiet: bool,
+    tables: TablesArgs,
+    #[command(flatten)]
+    quiet: QuietArg,
     /// Solve every sector a game from the start position can reach (the whole game).
     #[arg(long, conflicts_with = "sectors")]
     all: bool,
@@ -35,18 +30,8 @@ pub struct GenerateArgs {
     /// game reaches), as `millbase export --format malom --all` needs (std only).
     #[arg(long, conflicts_with_all = ["sectors", "all"])]
     malom: bool,
-    /// Solve under the N-move rule with this N: a game is drawn when a turn starts after N
-    /// plies without a removal or placement. Tables store the value at counter 0 and the
-    /// DTR (docs/NMOVE.md). 0: no rule (values and distances to the end of the game). A
-    /// directory holds tables of one rule only.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value = "0",
-        value_parser = NMoveRule::parse,
-        allow_negative_numbers = true
-    )]
-    n_move_rule: NMoveRule,
+    #[command(flatten)]
+    n_move_rule: SolveRuleArg,
     /// Leave the positions that no game can reach unsolved and store them as "don't care"
     /// (docs/FORMAT.md): faster, smaller tables that refuse to probe such positions.
     #[arg(long)]
@@ -58,7 +43,7 @@ pub struct GenerateArgs {
     #[arg(
         long,
         value_name = "MIB",
-        value_parser = super::whole_from(1u64),
+        value_parser = super::common::whole_from(1u64),
         allow_negative_numbers = true
     )]
     max_memory: Option<u64>,
@@ -78,44 +63,6 @@ pub struct GenerateArgs {
     /// w + b <= 10.
     #[arg(value_name = "SECTOR")]
     sectors: Vec<String>,
-}
-
-/// Arguments of `millbase stats`.
-#[derive(Debug, Args)]
-pub struct StatsArgs {
-    #[command(flatten)]
-    variant: VariantArg,
-    /// Directory of the tables [default: data/<variant>].
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
-    /// Print a JSON array of objects instead of a table.
-    #[arg(long)]
-    json: bool,
-}
-
-/// The table directory: `--dir` or `data/<variant>`.
-pub fn table_dir(dir: &Option<PathBuf>, v: &Variant) -> PathBuf {
-    dir.clone()
-        .unwrap_or_else(|| Path::new("data").join(v.name))
-}
-
-/// Parse sector names, checking that they fit the variant.
-pub fn parse_sectors(v: &Variant, names: &[String]) -> Result<Vec<Sector>, CliError> {
-    names
-        .iter()
-        .map(|n| {
-            let s: Sector = n.parse().map_err(|e| CliError::usage(format!("{e}")))?;
-            if !s.fits(v) || s.w + s.wf < 3 || s.b + s.bf < 3 {
-                return Err(CliError::usage(format!(
-                    "sector {s} is not a position set of variant {v}: each side needs 3 to {} \
-                     stones (on board plus in hand) and both fit on its {} points",
-                    v.stones,
-                    v.board().len()
-                )));
-            }
-            Ok(s)
-        })
-        .collect()
 }
 
 /// Progress bars: one for the whole run, one for the component being solved.
@@ -214,7 +161,7 @@ fn report_line(r: &ComponentReport) -> String {
         line.push_str(", cells in a scratch file (--max-memory)");
     }
     for why in &r.repaired {
-        let _ = write!(line, "; solved again: {}", super::one_line(why));
+        let _ = write!(line, "; solved again: {}", one_line(why));
     }
     line
 }
@@ -236,9 +183,8 @@ const ANNOUNCE_SECONDS: f64 = 60.0;
 
 /// `millbase generate`.
 pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
-    let v = args.variant.get()?;
-    let dir = table_dir(&args.dir, &v);
-    let rule = args.n_move_rule;
+    let (v, dir) = args.tables.get()?;
+    let rule = args.n_move_rule.n_move_rule;
     if std::fs::metadata(&dir).is_ok_and(|m| !m.is_dir()) {
         return Err(CliError::usage(format!(
             "{}: not a directory (--dir names the directory of the tables)",
@@ -246,15 +192,15 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         )));
     }
     let targets = if args.malom {
-        if !crate::export::malom::supports(&v) {
+        if !millbase::export::malom::supports(&v) {
             return Err(CliError::usage(format!(
                 "--malom solves Malom's database of the standard game, not of {}",
                 v.name
             )));
         }
-        crate::export::malom::malom_sectors()
+        millbase::export::malom::malom_sectors()
     } else if args.all {
-        crate::sector::graph::reachable_sectors(&v)
+        reachable_sectors(&v)
     } else if args.sectors.is_empty() {
         moving_sectors_up_to(&v, 10)
     } else {
@@ -280,9 +226,9 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         emit(&announce)?;
     }
     // An interruption (Ctrl-C, SIGTERM) removes this run's lock and temporary files.
-    crate::sys::held::stop_cleanly_on_signals()
+    stop_cleanly_on_signals()
         .map_err(|e| CliError::failure(format!("cannot handle signals: {e}")))?;
-    let multi = if args.quiet {
+    let multi = if args.quiet.quiet {
         MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden())
     } else {
         MultiProgress::new()
@@ -338,159 +284,6 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     emit(&format!("{line}\n"))
 }
 
-/// The table files of `dir` and their sectors in a stable order (by stones, then stones in
-/// hand), or a usage error naming the directory: no such directory, not a directory, or
-/// no table files at all (the same for `stats` and `verify`).
-pub fn scan_tables(dir: &Path, v: &Variant) -> Result<(TableDir, Vec<Sector>), CliError> {
-    let listing = TableDir::scan(dir).map_err(|e| CliError::usage(e.to_string()))?;
-    if listing.is_empty() {
-        return Err(CliError::usage(format!(
-            "no tables of variant {} in {}",
-            v.name,
-            dir.display()
-        )));
-    }
-    let mut sectors: Vec<Sector> = listing.sectors().collect();
-    sectors.sort_by_key(|s| (s.w + s.b + s.wf + s.bf, s.wf + s.bf, s.w, s.b, s.wf, s.bf));
-    Ok((listing, sectors))
-}
-
-/// `millbase stats`.
-pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
-    let v = args.variant.get()?;
-    let dir = table_dir(&args.dir, &v);
-    let (listing, sectors) = scan_tables(&dir, &v)?;
-    let tables = TableSet::new(&dir, v);
-    let rule = tables
-        .detect_rule()
-        .map_err(|e| CliError::usage(e.to_string()))?
-        .unwrap_or_default();
-    let mut rows = Vec::new();
-    for s in sectors {
-        let err = |e: TableError| CliError::usage(e.to_string());
-        // The rule for missing halves: both files, or the WDL file in a WDL-only directory.
-        if let Some(e) = listing.missing_half(s) {
-            return Err(err(e));
-        }
-        // With the distance file: every value; without (a WDL-only directory): the counts.
-        let (stats, distances) = if !listing.wdl_only() {
-            let values = tables.read_values(s).map_err(err)?;
-            (SectorStats::of_under(&values, rule), true)
-        } else {
-            let c = tables.wdl_counts(s).map_err(err)?;
-            let stats = SectorStats {
-                positions: c.positions,
-                wins: c.wins,
-                losses: c.losses,
-                // Without the DTR files cursed wins and blessed losses are not told apart.
-                draws: c.draws,
-                ..SectorStats::default()
-            };
-            (stats, false)
-        };
-        // Bits per position of each file (whole files: headers, block tables, checksums).
-        let bits = |path: PathBuf| {
-            std::fs::metadata(path)
-                .ok()
-                .map(|m| m.len() as f64 * 8.0 / stats.positions.max(1) as f64)
-        };
-        let sizes = (bits(wdl_path(&dir, s)), bits(distance_path(&dir, s)));
-        rows.push((s, stats, distances, sizes));
-    }
-    let text = if args.json {
-        let arr: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|(s, st, distances, (wdl_bits, distance_bits))| {
-                let mut row = serde_json::json!({
-                    "sector": s.to_string(),
-                    "positions": st.positions,
-                    "wins": st.wins,
-                    "losses": st.losses,
-                    "draws": st.draws,
-                    "wdl_bits_per_position": wdl_bits,
-                    "distance_bits_per_position": distance_bits,
-                    "n_move_rule": rule.n(),
-                });
-                if rule.is_active() && *distances {
-                    row["cursed_wins"] = serde_json::json!(st.cursed_wins);
-                    row["blessed_losses"] = serde_json::json!(st.blessed_losses);
-                }
-                if *distances {
-                    row["max_win"] = serde_json::json!((st.wins > 0).then_some(st.max_win));
-                    row["max_loss"] = serde_json::json!(st.max_loss);
-                }
-                row
-            })
-            .collect();
-        format!("{}\n", serde_json::Value::Array(arr))
-    } else {
-        // Under an N-move rule: cursed wins and blessed losses, and DTR instead of plies.
-        let ruled = rule.is_active();
-        let mut t = String::new();
-        if ruled {
-            let _ = writeln!(t, "{rule}: values at counter 0, distances are DTR");
-        }
-        let _ = write!(
-            t,
-            "{:<12} {:>14} {:>14} {:>14} {:>14}",
-            "sector", "positions", "wins", "losses", "draws"
-        );
-        if ruled {
-            let _ = write!(t, " {:>12} {:>12}", "cursed wins", "blessed loss");
-        }
-        let _ = writeln!(
-            t,
-            " {:>8} {:>8} {:>9} {:>9}",
-            "max win",
-            "max loss",
-            "WDL b/p",
-            if ruled { "DTR b/p" } else { "dist b/p" }
-        );
-        for (s, st, distances, (wdl_bits, distance_bits)) in &rows {
-            let b = |x: &Option<f64>| x.map_or("-".to_string(), |b| format!("{b:.3}"));
-            // "?": no distance file; "-": no win (loss) at all.
-            let dash = |x: Option<u16>| match (distances, x) {
-                (false, _) => "?".to_string(),
-                (true, x) => x.map_or("-".to_string(), |n| n.to_string()),
-            };
-            let _ = write!(
-                t,
-                "{:<12} {:>14} {:>14} {:>14} {:>14}",
-                s.to_string(),
-                st.positions,
-                st.wins,
-                st.losses,
-                st.draws
-            );
-            if ruled {
-                let count = |n: u64| {
-                    if *distances {
-                        n.to_string()
-                    } else {
-                        "?".into()
-                    }
-                };
-                let _ = write!(
-                    t,
-                    " {:>12} {:>12}",
-                    count(st.cursed_wins),
-                    count(st.blessed_losses)
-                );
-            }
-            let _ = writeln!(
-                t,
-                " {:>8} {:>8} {:>9} {:>9}",
-                dash((st.wins > 0).then_some(st.max_win)),
-                dash(st.max_loss),
-                b(wdl_bits),
-                b(distance_bits)
-            );
-        }
-        t
-    };
-    emit(&text)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -498,7 +291,7 @@ mod tests {
 
     fn report(positions: u64, elapsed: Duration) -> ComponentReport {
         ComponentReport {
-            component: Component::of(&Variant::standard(), "0-0-9-9".parse().unwrap()),
+            component: Component::of(&millbase::Variant::standard(), "0-0-9-9".parse().unwrap()),
             solved: true,
             by_other_process: false,
             repaired: Vec::new(),

@@ -1,20 +1,23 @@
 //! `millbase match`: games between UCI engines (or an engine and itself, or built-in movers),
 //! refereed by millbase's rules including both draw rules.
 
-use super::{CliError, VariantArg, emit};
-use crate::engine::game::{DrawRules, Game, Reason};
-use crate::engine::matches::{
+use super::CliError;
+use super::common::{GameRuleArg, VariantArg, emit};
+use clap::Args;
+use millbase::Color;
+use millbase::engine::game::{DrawRules, Game, Reason};
+use millbase::engine::matches::{
     BuiltinPlayer, GameRecord, MatchConfig, Player, UciPlayer, run_match,
 };
-use crate::game::position::Color;
-use crate::game::value::NMoveRule;
-use clap::Args;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// Arguments of `millbase match`.
 #[derive(Debug, Args)]
+#[command(mut_arg("n_move_rule", |a| a.help(
+    "The N-move rule's N (0: off); also sent to the engines as the option NMoveRule"
+)))]
 pub struct MatchArgs {
     #[command(flatten)]
     variant: VariantArg,
@@ -28,7 +31,7 @@ pub struct MatchArgs {
     #[arg(
         long,
         value_name = "N",
-        value_parser = super::whole::<usize>(),
+        value_parser = super::common::whole::<usize>(),
         allow_negative_numbers = true
     )]
     games: Option<usize>,
@@ -37,7 +40,7 @@ pub struct MatchArgs {
         long,
         value_name = "MS",
         default_value_t = 1000,
-        value_parser = super::whole::<u64>(),
+        value_parser = super::common::whole::<u64>(),
         allow_negative_numbers = true
     )]
     movetime: u64,
@@ -46,7 +49,7 @@ pub struct MatchArgs {
     #[arg(
         long,
         value_name = "MS",
-        value_parser = super::whole::<u64>(),
+        value_parser = super::common::whole::<u64>(),
         allow_negative_numbers = true
     )]
     timeout: Option<u64>,
@@ -55,21 +58,14 @@ pub struct MatchArgs {
     /// [default: the initial position].
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
-    /// The N-move rule's N (0: off); also sent to the engines as the option NMoveRule.
-    #[arg(
-        long,
-        value_name = "N",
-        default_value = "100",
-        value_parser = NMoveRule::parse,
-        allow_negative_numbers = true
-    )]
-    n_move_rule: NMoveRule,
+    #[command(flatten)]
+    n_move_rule: GameRuleArg,
     /// A game longer than this many actions is a draw (a safety net).
     #[arg(
         long,
         value_name = "N",
         default_value_t = 2000,
-        value_parser = super::whole::<usize>(),
+        value_parser = super::common::whole::<usize>(),
         allow_negative_numbers = true
     )]
     max_actions: usize,
@@ -77,7 +73,7 @@ pub struct MatchArgs {
     #[arg(
         long,
         default_value_t = 1,
-        value_parser = super::whole::<u64>(),
+        value_parser = super::common::whole::<u64>(),
         allow_negative_numbers = true
     )]
     seed: u64,
@@ -167,7 +163,7 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
         return Err(CliError::usage("--games must be at least 1"));
     }
     let rules = DrawRules {
-        n_move: args.n_move_rule,
+        n_move: args.n_move_rule.n_move_rule,
         threefold: true,
     };
     let starts = read_starts(args, rules)?;
@@ -176,7 +172,10 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
     let timeout = Duration::from_millis(args.timeout.unwrap_or(args.movetime * 2 + 2000));
     let setup = vec![
         format!("setoption name Variant value {}", v.name),
-        format!("setoption name NMoveRule value {}", args.n_move_rule.n()),
+        format!(
+            "setoption name NMoveRule value {}",
+            args.n_move_rule.n_move_rule.n()
+        ),
     ];
     let make = |i: usize, cmd: &str| -> Result<Box<dyn Player>, CliError> {
         let seed = args.seed.wrapping_add(i as u64);

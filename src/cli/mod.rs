@@ -2,10 +2,13 @@
 //!
 //! Each group of subcommands lives in its own file under `src/cli/` and contributes an args
 //! struct (clap derive) and a function `fn(Args) -> Result<(), CliError>`. To add a command,
-//! add a variant to [`Command`] and an arm to [`run`]. Shared options ([`VariantArg`],
-//! [`ConventionArg`]) and helpers ([`position_arg`], [`emit`]) are here.
+//! add a variant to [`Command`] and an arm to [`run`]. The argument groups and helpers that
+//! several commands share are in [`common`]; no command imports another command's module
+//! (only its own parts: `probe --batch` is [`batch`], `plan --emit` writes with [`workflow`]).
+//! Signals are the program's business: [`signals`] installs the handler that calls
+//! [`millbase::remove_held_files`].
 
-mod batch;
+mod common;
 mod compact;
 mod export;
 mod game;
@@ -16,17 +19,13 @@ mod play;
 mod probe;
 #[cfg(feature = "serve")]
 mod serve;
+mod signals;
+mod stats;
 mod uci;
 mod verify;
-mod workflow;
 
-use crate::game::movegen::Convention;
-use crate::game::notation::parse_position;
-use crate::game::position::Position;
-use crate::game::rules::Variant;
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 use std::fmt;
-use std::io::{self, Write};
 
 /// Exit status for usage and input errors (bad arguments, unreadable positions or moves).
 pub const EXIT_USAGE: i32 = 2;
@@ -57,7 +56,7 @@ pub enum Command {
     /// Solve sectors (and everything they depend on) into a table directory.
     Generate(generate::GenerateArgs),
     /// Per-sector counts of a table directory: positions, wins, losses, draws, longest ones.
-    Stats(generate::StatsArgs),
+    Stats(stats::StatsArgs),
     /// List the sectors a whole game needs, in solving order, with estimated costs.
     Plan(plan::PlanArgs),
     /// The value of a position and of every legal move, best first (or of many positions,
@@ -89,7 +88,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Moves(args) => game::moves(&args),
         Command::Perft(args) => game::perft(&args),
         Command::Generate(args) => generate::run_generate(&args),
-        Command::Stats(args) => generate::run_stats(&args),
+        Command::Stats(args) => stats::run_stats(&args),
         Command::Plan(args) => plan::run_plan(&args),
         Command::Probe(args) => probe::run_probe(&args),
         Command::Pv(args) => probe::run_pv(&args),
@@ -158,108 +157,6 @@ impl fmt::Display for CliError {
 }
 
 impl std::error::Error for CliError {}
-
-/// The `--variant` option.
-#[derive(Debug, Clone, Args)]
-pub struct VariantArg {
-    /// Rule variant: std, lasker, twelve, six or three.
-    #[arg(long, value_name = "VARIANT", default_value = "std")]
-    pub variant: String,
-}
-
-impl VariantArg {
-    /// The chosen variant, or a usage error listing the known ones.
-    pub fn get(&self) -> Result<Variant, CliError> {
-        Variant::by_name(&self.variant).ok_or_else(|| {
-            CliError::usage(format!(
-                "unknown variant {} (known variants: {})",
-                quote(&self.variant),
-                Variant::names().join(", ")
-            ))
-        })
-    }
-}
-
-/// The `--split-removal` option choosing the move convention.
-#[derive(Debug, Clone, Args)]
-pub struct ConventionArg {
-    /// Count a removal as its own ply (Sanmill's convention: `d6`, then `xg7`) instead of
-    /// one move with the move that closes the mill (`d6xg7`).
-    #[arg(long)]
-    pub split_removal: bool,
-}
-
-impl ConventionArg {
-    /// The chosen convention.
-    pub fn get(&self) -> Convention {
-        if self.split_removal {
-            Convention::Split
-        } else {
-            Convention::Combined
-        }
-    }
-}
-
-/// Unsigned integer types of numeric options, with their largest value.
-pub trait WholeNumber:
-    std::str::FromStr + Copy + PartialOrd + fmt::Display + Send + Sync + 'static
-{
-    /// The largest value of the type.
-    const MAX: Self;
-}
-
-macro_rules! whole_number {
-    ($($t:ty),*) => {$(
-        impl WholeNumber for $t {
-            const MAX: Self = <$t>::MAX;
-        }
-    )*};
-}
-whole_number!(u16, u32, u64, usize);
-
-/// The clap value parser of a numeric option of type `T` taking `min` and up: a negative
-/// number, one below `min` or one too large is an error naming the range (`-1 is not in
-/// 0..=18446744073709551615`), as clap's own ranged parsers word it. (Options also need
-/// `allow_negative_numbers`, or clap takes `-1` for a flag.)
-pub fn whole_from<T: WholeNumber>(
-    min: T,
-) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
-    move |text: &str| {
-        let range = format!("{min}..={}", T::MAX);
-        let digits = text.strip_prefix('-').unwrap_or(text);
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(format!("{} is not a whole number in {range}", quote(text)));
-        }
-        match text.parse::<T>() {
-            Ok(n) if n >= min => Ok(n),
-            _ => Err(format!("{text} is not in {range}")),
-        }
-    }
-}
-
-/// [`whole_from`] 0.
-pub fn whole<T: WholeNumber + From<u8>>()
--> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
-    whole_from(T::from(0))
-}
-
-/// Read a position argument (a Sanmill position string or `start`), as a usage error if
-/// it is malformed.
-pub fn position_arg(variant: &Variant, text: &str) -> Result<Position, CliError> {
-    parse_position(variant, text)
-        .map_err(|e| CliError::usage(format!("invalid position {}: {e}", quote(text.trim()))))
-}
-
-/// Write `text` to standard output. A closed pipe (e.g. `| head`) ends output quietly.
-pub fn emit(text: &str) -> Result<(), CliError> {
-    let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            Err(CliError::failure(format!("cannot write output: {e}")))
-        }
-        _ => Ok(()),
-    }
-}
 
 /// The one-line message for an error of the argument parser, without clap's `error: `
 /// prefix, its tips and usage block folded into the same line; `None` for help and version
@@ -345,7 +242,7 @@ mod tests {
             ValueParser::from(clap::value_parser!(u64)).type_id(),
             ValueParser::from(clap::value_parser!(usize)).type_id(),
             ValueParser::from(clap::value_parser!(i32)).type_id(),
-            ValueParser::new(crate::game::value::NMoveRule::parse).type_id(),
+            ValueParser::new(millbase::NMoveRule::parse).type_id(),
         ];
         let cli = Cli::command();
         let mut checked = Vec::new();
@@ -384,6 +281,7 @@ mod tests {
 
     #[test]
     fn whole_numbers_name_their_range() {
+        use common::{whole, whole_from};
         let parse = whole::<u16>();
         assert_eq!(parse("0"), Ok(0));
         assert_eq!(parse("65535"), Ok(65535));

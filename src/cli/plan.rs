@@ -1,16 +1,20 @@
 //! `millbase plan`: the sectors a whole game needs, in solving order, with estimated costs.
 
-use super::workflow::{WorkflowOptions, snakefile};
-use super::{CliError, VariantArg, emit};
-use crate::build::plan::{PlanEntry, bytes, duration, estimate, plan};
-use crate::cli::generate::{parse_sectors, table_dir};
-use crate::game::value::NMoveRule;
+mod workflow;
+
+use super::CliError;
+use super::common::{SolveRuleArg, VariantArg, emit, parse_sectors, table_dir};
 use clap::Args;
+use millbase::plan::{Estimate, PlanEntry, bytes, duration, estimate, plan};
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use workflow::{WorkflowOptions, snakefile};
 
 /// Arguments of `millbase plan`.
 #[derive(Debug, Args)]
+#[command(mut_arg("n_move_rule", |a| a
+    .help("With --emit: the N-move rule the jobs solve under (as for `generate`)")
+    .requires("emit")))]
 pub struct PlanArgs {
     #[command(flatten)]
     variant: VariantArg,
@@ -24,16 +28,8 @@ pub struct PlanArgs {
     /// With --emit: the directory the jobs solve into [default: data/<variant>].
     #[arg(long, value_name = "DIR", requires = "emit")]
     dir: Option<PathBuf>,
-    /// With --emit: the N-move rule the jobs solve under (as for `generate`).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value = "0",
-        requires = "emit",
-        value_parser = NMoveRule::parse,
-        allow_negative_numbers = true
-    )]
-    n_move_rule: NMoveRule,
+    #[command(flatten)]
+    n_move_rule: SolveRuleArg,
     /// With --emit: the jobs leave unreachable positions unsolved (as for `generate`).
     #[arg(long, requires = "emit")]
     skip_unreachable: bool,
@@ -46,9 +42,6 @@ pub struct PlanArgs {
     #[arg(value_name = "SECTOR")]
     sectors: Vec<String>,
 }
-
-/// The plan's estimates for one component (`workflow` sizes its jobs with them).
-pub use crate::build::plan::Estimate;
 
 /// Workflow formats of `plan --emit`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -75,7 +68,7 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
     let peak_mem = estimates.iter().map(|x| x.memory).fold(0.0, f64::max);
     let total_disk: f64 = estimates.iter().map(|x| x.disk).sum();
     let text = if let Some(EmitFormat::Snakemake) = args.emit {
-        let rule = args.n_move_rule;
+        let rule = args.n_move_rule.n_move_rule;
         let program = std::env::current_exe()
             .and_then(|p| p.canonicalize())
             .map_err(|e| CliError::failure(format!("cannot find the millbase program: {e}")))?;

@@ -1,28 +1,27 @@
 //! `millbase play`: a game against the engine in the terminal (or from scripted input).
 
-use super::generate::table_dir;
-use super::{CliError, VariantArg, position_arg};
-use crate::engine::display::diagram;
-use crate::engine::game::{DrawRules, Game};
-use crate::engine::oracle::Oracle;
-use crate::engine::{Decision, Engine, EngineConfig, Limits, Score, Source};
-use crate::game::notation::{PositionInfo, format_move};
-use crate::game::position::{Color, Move};
-use crate::game::value::{NMoveRule, Value};
+use super::CliError;
+use super::common::{GameRuleArg, TablesArgs, position_arg};
 use clap::Args;
+use millbase::Value;
+use millbase::engine::display::diagram;
+use millbase::engine::game::{DrawRules, Game};
+use millbase::engine::oracle::Oracle;
+use millbase::engine::{Decision, Engine, EngineConfig, Limits, Score, Source};
+use millbase::notation::{PositionInfo, format_move};
+use millbase::{Color, Move};
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Arguments of `millbase play`.
 #[derive(Debug, Args)]
+#[command(mut_arg("dir", |a| a.help(
+    "Directory of the tables [default: data/<variant>]; without tables the engine searches"
+)))]
 pub struct PlayArgs {
     #[command(flatten)]
-    variant: VariantArg,
-    /// Directory of the tables [default: data/<variant>]; without tables the engine searches.
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
+    tables: TablesArgs,
     /// Your side: white or black.
     #[arg(long = "as", value_name = "SIDE", default_value = "white")]
     side: String,
@@ -31,19 +30,12 @@ pub struct PlayArgs {
         long,
         value_name = "MS",
         default_value_t = 1000,
-        value_parser = super::whole::<u64>(),
+        value_parser = super::common::whole::<u64>(),
         allow_negative_numbers = true
     )]
     movetime: u64,
-    /// The N-move rule's N (0: off).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value = "100",
-        value_parser = NMoveRule::parse,
-        allow_negative_numbers = true
-    )]
-    n_move_rule: NMoveRule,
+    #[command(flatten)]
+    n_move_rule: GameRuleArg,
     /// The start: a Sanmill position string or `start` [default: start].
     #[arg(value_name = "POSITION", num_args = 0.., allow_negative_numbers = true)]
     position: Vec<String>,
@@ -334,7 +326,7 @@ impl<W: Write> Session<W> {
 
 /// `millbase play`.
 pub fn run_play(args: &PlayArgs) -> Result<(), CliError> {
-    let v = args.variant.get()?;
+    let (v, dir) = args.tables.get()?;
     let human = match args.side.to_ascii_lowercase().as_str() {
         "white" | "w" => Color::White,
         "black" | "b" => Color::Black,
@@ -348,7 +340,7 @@ pub fn run_play(args: &PlayArgs) -> Result<(), CliError> {
         return Err(CliError::usage("--movetime must be at least 1 ms"));
     }
     let rules = DrawRules {
-        n_move: args.n_move_rule,
+        n_move: args.n_move_rule.n_move_rule,
         threefold: true,
     };
     let game = if args.position.is_empty() {
@@ -356,13 +348,11 @@ pub fn run_play(args: &PlayArgs) -> Result<(), CliError> {
     } else {
         let text = args.position.join(" ");
         position_arg(&v, &text)?;
-        let (pos, info) = crate::game::notation::parse_position_info(&v, &text).unwrap_or((
-            crate::game::position::Position::start(&v),
-            PositionInfo::default(),
-        ));
+        let (pos, info) = millbase::notation::parse_position_info(&v, &text)
+            .unwrap_or((millbase::Position::start(&v), PositionInfo::default()));
         Game::new(v, pos, info, rules)
     };
-    let mut config = EngineConfig::new(v, table_dir(&args.dir, &v));
+    let mut config = EngineConfig::new(v, dir);
     config.rules = rules;
     let mut engine = Engine::new(config);
     let oracle = engine.oracle();

@@ -1,26 +1,23 @@
 //! `probe` and `pv`: perfect-play queries.
 
-use super::batch::{BatchArgs, run_batch};
-use super::generate::table_dir;
-use super::{CliError, VariantArg, emit, position_arg};
-use crate::build::plan::missing_table_advice;
-use crate::game::notation::{format_move, parse_position_info};
-use crate::game::position::Position;
-use crate::game::rules::Variant;
-use crate::probe::{ProbeError, Tablebase};
+mod batch;
+
+use super::common::{CounterArg, TablesArgs, emit, open_tables, position_arg, probe_error};
+use super::{CliError, one_line};
 use crate::report::{self, AnswerError};
-use crate::table::{Corruption, TableDir, TableError};
+use batch::{BatchArgs, run_batch};
 use clap::Args;
-use std::path::{Path, PathBuf};
+use millbase::notation::{format_move, parse_position_info};
+use millbase::plan::missing_table_advice;
+use millbase::tables::TableDir;
+use millbase::{Position, ProbeError, TableError, Tablebase, Variant};
+use std::path::Path;
 
 /// Arguments of `millbase probe`.
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
     #[command(flatten)]
-    variant: VariantArg,
-    /// Directory of the tables [default: data/<variant>].
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
+    tables: TablesArgs,
     /// Print JSON: {"value", "plies", "dtr", "rule": {"n", "counter"}, "moves": [{"move",
     /// "value", "plies", "dtr"}, ...]}.
     #[arg(long)]
@@ -40,15 +37,6 @@ pub struct ProbeArgs {
     position: Vec<String>,
 }
 
-/// The `--counter` option.
-#[derive(Debug, Args)]
-pub struct CounterArg {
-    /// The N-move counter (plies since the last removal or placement) [default: the
-    /// position string's counter field, 0 for `start`].
-    #[arg(long, value_name = "C", allow_negative_numbers = true)]
-    pub(super) counter: Option<u32>,
-}
-
 /// Read the position argument and its N-move counter (`--counter` overrides the string's).
 fn position_and_counter(
     v: &Variant,
@@ -65,17 +53,14 @@ fn position_and_counter(
 #[derive(Debug, Args)]
 pub struct PvArgs {
     #[command(flatten)]
-    variant: VariantArg,
-    /// Directory of the tables [default: data/<variant>].
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
+    tables: TablesArgs,
     /// Longest line to print, at most 1000 (a drawn line stops when it repeats a position of
     /// its own; the longest wins of the standard game take about 200 plies).
     #[arg(
         long,
         value_name = "N",
         default_value_t = report::MAX_PV_PLIES,
-        value_parser = super::whole::<usize>(),
+        value_parser = super::common::whole::<usize>(),
         allow_negative_numbers = true
     )]
     max_plies: usize,
@@ -89,47 +74,6 @@ pub struct PvArgs {
     position: Vec<String>,
 }
 
-fn probe_error(e: ProbeError) -> CliError {
-    match e {
-        ProbeError::Position(_) | ProbeError::Impossible(_) => CliError::usage(e.to_string()),
-        // A missing or damaged table is an input problem too: the message names the file.
-        ProbeError::Table(t) => CliError::usage(t.to_string()),
-    }
-}
-
-/// Open the tables of the chosen variant: (variant, tables, their directory).
-pub(super) fn open(
-    variant: &VariantArg,
-    dir: &Option<PathBuf>,
-) -> Result<(Variant, Tablebase, PathBuf), CliError> {
-    let v = variant.get()?;
-    let dir = table_dir(dir, &v);
-    let tb = Tablebase::open(&dir, v).map_err(probe_error)?;
-    if let Some(why) = other_variant(&dir, &v) {
-        return Err(CliError::usage(why));
-    }
-    Ok((v, tb, dir))
-}
-
-/// What is wrong if `dir` holds a table of another variant than `v` (or of other rules):
-/// the file, both variants, and what to do. A directory holds the tables of one variant.
-pub(super) fn other_variant(dir: &Path, v: &Variant) -> Option<String> {
-    let e = TableDir::scan(dir).ok()?.other_variant(v)?;
-    let hint = match &e {
-        TableError::Corrupt {
-            problem: Corruption::OtherVariant { found, .. },
-            ..
-        } if Variant::by_name(found).is_some() => format!("--variant {found}, or "),
-        _ => String::new(),
-    };
-    Some(format!(
-        "{e} ({} holds the tables of another variant: give {hint}the directory of the tables of \
-         {})",
-        dir.display(),
-        v.name
-    ))
-}
-
 fn answer_error(e: AnswerError) -> CliError {
     match e {
         AnswerError::Probe(e) => probe_error(e),
@@ -141,9 +85,9 @@ fn answer_error(e: AnswerError) -> CliError {
 pub fn run_probe(args: &ProbeArgs) -> Result<(), CliError> {
     args.batch.check()?;
     if args.batch.batch {
-        return run_batch(&args.variant, &args.dir, &args.counter, &args.batch);
+        return run_batch(&args.tables, &args.counter, &args.batch);
     }
-    let (v, tb, dir) = open(&args.variant, &args.dir)?;
+    let (v, tb, dir) = open_tables(&args.tables)?;
     let (pos, counter) = position_and_counter(&v, &args.position, &args.counter)?;
     let answer = report::probe(&tb, &pos, counter).map_err(|e| missing_advice(e, &tb, &dir))?;
     if args.json {
@@ -163,13 +107,13 @@ fn missing_advice(e: AnswerError, tb: &Tablebase, dir: &Path) -> CliError {
         _ => return answer_error(e),
     };
     let mut error = answer_error(e);
-    error.message = format!("{}; {}", error.message, super::one_line(&advice));
+    error.message = format!("{}; {}", error.message, one_line(&advice));
     error
 }
 
 /// `millbase pv`.
 pub fn run_pv(args: &PvArgs) -> Result<(), CliError> {
-    let (v, tb, dir) = open(&args.variant, &args.dir)?;
+    let (v, tb, dir) = open_tables(&args.tables)?;
     if TableDir::scan(&dir).is_ok_and(|t| t.wdl_only()) {
         return Err(CliError::usage(format!(
             "pv needs distance tables (.mbd files): {} holds WDL files only",

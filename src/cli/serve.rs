@@ -1,23 +1,19 @@
 //! `serve`: the explorer, a local web page and JSON API over a table directory.
 
-use super::generate::table_dir;
-use super::probe::other_variant;
-use super::{CliError, VariantArg};
-use crate::probe::Tablebase;
+use super::CliError;
+use super::common::{TablesArgs, other_variant};
 use crate::serve::{self, Explorer, Limits};
 use clap::Args;
+use millbase::Tablebase;
+use millbase::tables::TableDir;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
-use std::path::PathBuf;
 use std::time::Duration;
 
 /// Arguments of `millbase serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     #[command(flatten)]
-    variant: VariantArg,
-    /// Directory of the tables [default: data/<variant>].
-    #[arg(long, value_name = "DIR")]
-    dir: Option<PathBuf>,
+    tables: TablesArgs,
     /// Address to listen on: 127.0.0.1 serves this machine only, 0.0.0.0 every network.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
     bind: IpAddr,
@@ -40,7 +36,7 @@ pub struct ServeArgs {
         long,
         value_name = "N",
         hide = true,
-        value_parser = super::whole_from(1u32),
+        value_parser = super::common::whole_from(1u32),
         allow_negative_numbers = true
     )]
     max_connections: Option<u32>,
@@ -57,14 +53,13 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 
 /// `millbase serve`: print the URL to open, then serve until stopped.
 pub fn run_serve(args: &ServeArgs) -> Result<(), CliError> {
-    let v = args.variant.get()?;
-    let dir = table_dir(&args.dir, &v);
+    let (v, dir) = args.tables.get()?;
     let tb = Tablebase::open(&dir, v).map_err(|e| CliError::usage(e.to_string()))?;
     // Serving another variant's tables would answer every position with an error.
     if let Some(why) = other_variant(&dir, &v) {
         return Err(CliError::usage(why));
     }
-    let present = crate::table::TableDir::scan(&dir).map_or(0, |t| t.sectors().count());
+    let present = TableDir::scan(&dir).map_or(0, |t| t.sectors().count());
     let addr = SocketAddr::new(args.bind, args.port);
     let listener = TcpListener::bind(addr)
         .map_err(|e| CliError::failure(format!("cannot listen on {addr}: {e}")))?;

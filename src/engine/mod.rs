@@ -11,12 +11,11 @@
 //! them, the search uses [`DEFAULT_BUDGET`] (1 s). Table answers take no search time.
 
 mod choice;
-#[cfg(feature = "cli")]
-pub(crate) mod display;
+pub mod display;
 mod eval;
 pub mod game;
 pub mod matches;
-pub(crate) mod oracle;
+pub mod oracle;
 mod search;
 mod tt;
 pub mod uci;

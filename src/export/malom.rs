@@ -287,7 +287,7 @@ impl MalomIndex {
 /// # Errors
 ///
 /// [`ExportError::Table`] with [`crate::TableError::Missing`] if the WDL file is not there, and
-/// with the [file errors](crate::TableSet#errors) of either file; [`ExportError::Unrepresentable`]
+/// with the [file errors](crate::format::TableSet#errors) of either file; [`ExportError::Unrepresentable`]
 /// naming the file if the distance file is missing (a WDL-only table), or the tables were solved
 /// under an N-move rule or with unreachable positions left unsolved.
 pub fn check_exportable(

@@ -5,7 +5,7 @@
 //! use millbase::{Tablebase, Variant};
 //!
 //! let tb = Tablebase::open("data/std", Variant::standard()).unwrap();
-//! let pos = millbase::parse_position(
+//! let pos = millbase::notation::parse_position(
 //!     &Variant::standard(),
 //!     "***O**@*/@****@*O/OO@***@O b m p 5 0 5 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes",
 //! )
@@ -147,7 +147,7 @@ impl Tablebase {
     /// must be a directory ("no such directory", "not a directory" otherwise).
     ///
     /// Files are read with positioned reads of their compressed blocks
-    /// ([`crate::TableAccess::Read`]), so whatever happens to a file while it is open — truncated,
+    /// ([`crate::format::TableAccess::Read`]), so whatever happens to a file while it is open — truncated,
     /// rewritten, damaged — a probe gets an error naming it or a correct answer, never
     /// undefined behaviour. [`Tablebase::with_memory_map`] maps the files instead, for callers
     /// that can promise the files do not change in place.

@@ -208,7 +208,7 @@ impl Component {
 
     /// Is it solved in one pass over its exits: a sector alone where no move stays (it
     /// cannot slide) and whose placements lead out of it?
-    pub(crate) fn is_exit_only(&self) -> bool {
+    pub fn is_exit_only(&self) -> bool {
         self.exit_only
     }
 }

@@ -19,18 +19,15 @@
 //! Requests name positions only: the files read are those of the served directory that the
 //! tables of those positions live in.
 
-use crate::build::plan::{cost_to_solve, generate_command, missing_table_advice, sector_name};
-use crate::engine::game::{DrawRules, Game};
-use crate::engine::{Engine, EngineConfig, Limits, Score};
-use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play};
-use crate::game::notation::{PositionInfo, format_move, format_position_info, parse_position_info};
-use crate::game::position::{Color, Move, Position};
-use crate::game::rules::{NO_SQUARE, Variant, points};
-use crate::game::value::Value;
-use crate::probe::{ProbeError, Tablebase};
 use crate::report::{self, AnswerError, MAX_PV_PLIES, rule_json};
-use crate::sector::index::Sector;
-use crate::table::TableError;
+use millbase::engine::game::{DrawRules, Game};
+use millbase::engine::{Engine, EngineConfig, Limits, Score};
+use millbase::movegen::{Convention, Outcome, legal_moves, outcome, play};
+use millbase::notation::{PositionInfo, format_move, format_position_info, parse_position_info};
+use millbase::plan::{cost_to_solve, generate_command, missing_table_advice, sector_name};
+use millbase::rules::{NO_SQUARE, points};
+use millbase::sectors::Sector;
+use millbase::{Color, Move, Position, ProbeError, TableError, Tablebase, Value, Variant};
 use serde_json::{Map, Value as Json, json};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -253,7 +250,7 @@ impl Explorer {
     /// counter. `null` while the game goes on.
     fn outcome(&self, pos: &Position, info: PositionInfo) -> Json {
         let me = pos.to_move;
-        let few = |c: Color| pos.total(c) < crate::game::rules::MIN_STONES;
+        let few = |c: Color| pos.total(c) < millbase::rules::MIN_STONES;
         let (winner, reason) = match outcome(&self.variant, pos) {
             Some(Outcome::Loss) if few(me) => (
                 Some(me.other()),

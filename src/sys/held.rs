@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 /// The files this process made in table directories and removes when a signal stops it.
@@ -64,57 +65,28 @@ pub(crate) fn remove_held(path: &Path) {
     }
 }
 
-/// The conventional name of a signal this process handles.
-#[cfg(feature = "cli")]
-fn signal_name(signal: i32) -> String {
-    match signal {
-        libc::SIGINT => "SIGINT".into(),
-        libc::SIGTERM => "SIGTERM".into(),
-        libc::SIGHUP => "SIGHUP".into(),
-        n => format!("signal {n}"),
+/// Remove this process's lock and temporary files in table directories (component locks,
+/// the temporary files of table writes, a solver's scratch file not yet unlinked), and keep
+/// new ones from being recorded: from this call on, any thread of the process that is about
+/// to make such a file (or to forget one) waits forever. For a program that ends the process
+/// right after, when a signal stops it (the `millbase` program does so on SIGINT, SIGTERM and
+/// SIGHUP), so that an interrupted run leaves only finished tables behind; the next run
+/// resumes from them. Returns how many files it removed (0 on a second call).
+///
+/// It locks a mutex and removes files: call it from an ordinary thread that waits for
+/// signals (such as signal-hook's `Signals` iterator), not from inside a signal handler.
+/// A library leaves signals to its host: millbase installs no handler of its own.
+pub fn remove_held_files() -> usize {
+    static CLEANED: AtomicBool = AtomicBool::new(false);
+    if CLEANED.swap(true, Ordering::SeqCst) {
+        return 0;
     }
-}
-
-/// From now on, SIGINT (Ctrl-C), SIGTERM and SIGHUP remove the lock and temporary files
-/// this process holds, print one line on standard error saying so and end it with status 128 + the signal's
-/// number (130, 143, 129), whatever its threads are doing. SIGXFSZ is ignored, so that a
-/// file-size limit (`ulimit -f`) makes writes fail with an error naming the file instead of
-/// killing the process. Installed once; later calls do nothing. Only the program (feature
-/// `cli`) stops on signals: a library leaves them to its host.
-#[cfg(feature = "cli")]
-pub(crate) fn stop_cleanly_on_signals() -> io::Result<()> {
-    use std::sync::OnceLock;
-    static INSTALLED: OnceLock<()> = OnceLock::new();
-    if INSTALLED.get().is_some() {
-        return Ok(());
+    let mut record = held();
+    let removed = record.take().unwrap_or_default();
+    for path in &removed {
+        let _ = fs::remove_file(path);
     }
-    // SAFETY: setting a signal's disposition to "ignore" has no preconditions.
-    unsafe { libc::signal(libc::SIGXFSZ, libc::SIG_IGN) };
-    let mut signals =
-        signal_hook::iterator::Signals::new([libc::SIGINT, libc::SIGTERM, libc::SIGHUP])?;
-    std::thread::Builder::new()
-        .name("millbase-signals".into())
-        .spawn(move || {
-            let Some(signal) = signals.forever().next() else {
-                return;
-            };
-            // Locked until the end: no thread makes a file after this.
-            let mut record = held();
-            let removed = record.take().unwrap_or_default();
-            for path in &removed {
-                let _ = fs::remove_file(path);
-            }
-            // Below a progress bar, if one is drawn.
-            use std::io::IsTerminal;
-            let newline = if io::stderr().is_terminal() { "\n" } else { "" };
-            eprintln!(
-                "{newline}millbase: stopped by {}: its lock and temporary files removed, the \
-                 finished tables kept; run the same command again to resume",
-                signal_name(signal)
-            );
-            // Without running destructors or exit handlers while other threads work.
-            signal_hook::low_level::exit(128 + signal);
-        })?;
-    let _ = INSTALLED.set(());
-    Ok(())
+    // Locked until the process ends: no thread makes a file after the clean-up.
+    std::mem::forget(record);
+    removed.len()
 }

@@ -175,24 +175,42 @@ fn best_removals(
 /// are kept, up to a number of bytes (the least recently used go first), for the sectors
 /// whose removals lead to them.
 pub struct CompactSource<'a> {
-    tables: &'a TableSet,
+    tables: Source<'a>,
     budget: usize,
     kept: Mutex<VecDeque<(Sector, Arc<Vec<u16>>)>>,
+}
+
+/// The tables a [`CompactSource`] reads: borrowed, or its own.
+enum Source<'a> {
+    Borrowed(&'a TableSet),
+    Owned(TableSet),
 }
 
 impl<'a> CompactSource<'a> {
     /// Read `tables`, keeping up to about `budget_bytes` of resolved sectors.
     pub fn new(tables: &'a TableSet, budget_bytes: usize) -> CompactSource<'a> {
         CompactSource {
-            tables,
+            tables: Source::Borrowed(tables),
+            budget: budget_bytes,
+            kept: Mutex::new(VecDeque::new()),
+        }
+    }
+
+    /// [`CompactSource::new`] owning the tables.
+    pub fn owning(tables: TableSet, budget_bytes: usize) -> CompactSource<'static> {
+        CompactSource {
+            tables: Source::Owned(tables),
             budget: budget_bytes,
             kept: Mutex::new(VecDeque::new()),
         }
     }
 
     /// The tables read.
-    pub fn tables(&self) -> &'a TableSet {
-        self.tables
+    pub fn tables(&self) -> &TableSet {
+        match &self.tables {
+            Source::Borrowed(t) => t,
+            Source::Owned(t) => t,
+        }
     }
 
     fn kept(&self) -> std::sync::MutexGuard<'_, VecDeque<(Sector, Arc<Vec<u16>>)>> {
@@ -249,7 +267,7 @@ impl<'a> CompactSource<'a> {
 
     /// The removal targets of `sector` and their values.
     fn targets(&self, sector: Sector) -> Result<Targets, TableError> {
-        let v = *self.tables.variant();
+        let v = *self.tables().variant();
         let moves = MoveSectors::of(&v, sector);
         [moves.place_removal, moves.slide_removal]
             .into_iter()
@@ -262,7 +280,7 @@ impl<'a> CompactSource<'a> {
     /// Read `sector` whole; for a sector with removal don't-care symbols, also the best
     /// removals that resolved them.
     fn read(&self, sector: Sector) -> Result<(Vec<u16>, Option<Resolution>), TableError> {
-        let src = self.tables;
+        let src = self.tables();
         if !src.removal_dont_care_of(sector)? {
             return Ok((src.read_values(sector)?, None));
         }
@@ -366,9 +384,9 @@ fn lowerable_slots(values: &[u16], best: &[i8], rule: NMoveRule) -> Vec<u64> {
 ///
 /// # Errors
 ///
-/// The [file errors](crate::TableSet#errors) of the source's files of `sector` (and of the sectors
+/// The [file errors](crate::format::TableSet#errors) of the source's files of `sector` (and of the sectors
 /// its removals lead to, for a source with removal don't-care symbols), and [`TableError::Io`] if
-/// their sizes cannot be read; the errors of [`crate::write_sector`] for `options` and the files
+/// their sizes cannot be read; the errors of [`crate::format::write_sector`] for `options` and the files
 /// written in `out`; with `options.removal_dont_care`, the errors of reading the sectors removals
 /// lead to in `out`, and [`TableError::InvalidInput`] if a removal leads to a position without a
 /// value; [`TableError::InvalidInput`] if the files read back differ from the values meant (they

@@ -30,7 +30,8 @@ pub struct TableFiles {
     pub distance: bool,
 }
 
-/// The table files found in a directory, by sector.
+/// The table files found in a directory, by sector: what the directory holds by the files'
+/// names, before any is opened.
 #[derive(Clone, Debug)]
 pub struct TableDir {
     dir: PathBuf,
@@ -93,6 +94,11 @@ impl TableDir {
             dir: dir.to_path_buf(),
             sectors,
         })
+    }
+
+    /// The directory listed.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// No table file at all?

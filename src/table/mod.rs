@@ -31,9 +31,8 @@ mod symbols;
 mod writer;
 
 pub use compact::{CompactReport, compact_sector};
-#[cfg(feature = "cli")]
 pub(crate) use compact::{CompactSource, compact_sector_from};
-pub use dir::{TableDir, check_table_dir};
+pub use dir::{TableDir, TableFiles, check_table_dir};
 pub use file::TableAccess;
 pub use format::Header;
 pub use reader::{SectorCheck, TableSet, WdlCounts};

@@ -124,7 +124,7 @@ impl WriteReport {
 ///
 /// [`TableError::InvalidInput`] for what cannot be written: a block size that is not a positive
 /// multiple of 4 (at most 2^24 slots), a zstd level outside 1 to 22, `options.removal_dont_care`
-/// (see [`crate::compact_sector`]), a variant name longer than 16 bytes, values of the wrong
+/// (see [`crate::format::compact_sector`]), a variant name longer than 16 bytes, values of the wrong
 /// length, or a value code not valid at its slot ([`UNUSED`] at a used slot or a value at an unused
 /// one); [`TableError::NoSuchSector`] if `sector` does not fit the variant; [`TableError::Io`]
 /// naming the file if a file cannot be written, synced or renamed into place.
@@ -521,7 +521,7 @@ pub fn is_temporary_of(name: &str, file_name: &str) -> bool {
 /// Write `bytes` to `path` atomically: a temporary file of a name no other write uses
 /// ([`temporary_path`], created exclusively), fsync, rename over `path`, fsync of the
 /// directory. The temporary file is removed if anything fails before the rename, or if a
-/// signal stops the process meanwhile ([`crate::sys::held::stop_cleanly_on_signals`]).
+/// signal stops the process meanwhile ([`crate::remove_held_files`]).
 fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), TableError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();

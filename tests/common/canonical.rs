@@ -3,7 +3,8 @@
 //! (`Board::symmetries` / `transform`, turned into byte tables here), and a sortable key per
 //! position. Nothing here comes from the solver's index.
 
-use millbase::{Bits, Color, Position, Sector, Variant, points};
+use millbase::rules::{Bits, points};
+use millbase::{Color, Position, Sector, Variant};
 
 /// The `k`-point sets of an `n`-point board.
 pub fn k_sets(n: usize, k: usize) -> Vec<Bits> {

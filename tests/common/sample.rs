@@ -6,7 +6,9 @@
 
 use millbase::Variant;
 use millbase::engine::matches::Rng;
-use millbase::{Color, Convention, Position, Sector, SectorIndex, legal_moves, outcome, play};
+use millbase::movegen::{Convention, legal_moves, outcome, play};
+use millbase::sectors::SectorIndex;
+use millbase::{Color, Position, Sector};
 
 /// The moving sectors 3-3, 3-4, 4-3 and 4-4.
 pub const SMALL_SECTORS: [(u8, u8); 4] = [(3, 3), (3, 4), (4, 3), (4, 4)];

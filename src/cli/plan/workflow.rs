@@ -1,11 +1,9 @@
 //! `millbase plan --emit snakemake`: the solving plan as a Snakemake workflow, one job per
 //! component of the sector graph (docs/CLUSTER.md).
 
-use super::plan::Estimate;
-use crate::build::plan::PlanEntry;
-use crate::game::rules::Variant;
-use crate::game::value::NMoveRule;
-use crate::sector::index::Sector;
+use millbase::plan::{Estimate, PlanEntry};
+use millbase::sectors::Sector;
+use millbase::{NMoveRule, Variant};
 use std::fmt::Write as _;
 use std::path::Path;
 

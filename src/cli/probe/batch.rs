@@ -6,15 +6,13 @@
 //! that cannot be answered gets `{"input": ..., "error": ...}` and the run goes on; the exit
 //! status is then [`EXIT_SOME_FAILED`]. Blank lines are skipped.
 
-use super::probe::{CounterArg, open};
-use super::{CliError, EXIT_SOME_FAILED, VariantArg};
-use crate::game::notation::parse_position_info;
-use crate::game::rules::Variant;
-use crate::probe::Tablebase;
+use crate::cli::common::{CounterArg, TablesArgs, open_tables};
+use crate::cli::{CliError, EXIT_SOME_FAILED};
 use crate::report;
 use clap::Args;
+use millbase::notation::parse_position_info;
+use millbase::{Tablebase, Variant};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
-use std::path::PathBuf;
 
 /// Size of the input and output buffers.
 const BUFFER_BYTES: usize = 1 << 16;
@@ -36,7 +34,7 @@ pub struct BatchArgs {
     #[arg(
         long,
         value_name = "N",
-        value_parser = super::whole::<usize>(),
+        value_parser = crate::cli::common::whole::<usize>(),
         allow_negative_numbers = true
     )]
     pub cache_mb: Option<usize>,
@@ -61,12 +59,11 @@ impl BatchArgs {
 
 /// `millbase probe --batch`: answer every line of standard input.
 pub fn run_batch(
-    variant: &VariantArg,
-    dir: &Option<PathBuf>,
+    tables: &TablesArgs,
     counter: &CounterArg,
     args: &BatchArgs,
 ) -> Result<(), CliError> {
-    let (v, tb, _) = open(variant, dir)?;
+    let (v, tb, _) = open_tables(tables)?;
     let tb = match args.cache_mb {
         Some(mb) => tb.with_cache_bytes(mb.saturating_mul(1 << 20)),
         None => tb,
