@@ -2,6 +2,10 @@
 //! front ends built on it: Sanmill's UCI dialect ([`uci`]) and the referee of games and
 //! matches ([`game`], [`matches`](mod@matches)).
 //!
+//! Layer 7 of the library (docs/DESIGN.md, "Layers"), a program on top: it imports only
+//! `probe` (every table access goes through `Tablebase`),
+//! `sector` and `game`; never the table files themselves.
+//!
 //! [`Engine::think`] answers "what to play in this game": from the tables when every move's
 //! value is known, otherwise by an alpha-beta search whose leaves probe the tables wherever
 //! their sector is present.

@@ -1,5 +1,9 @@
 //! Exporting solved tables to other programs' database formats.
 //!
+//! Layer 7 of the library (docs/DESIGN.md, "Layers"), a program on top: it imports only
+//! `table` (it reads the files as they are), `sector` and
+//! `game`.
+//!
 //! One format so far: [`malom`], the `.sec2` / `.secval` files of Malom (Gévay & Danner) as
 //! the Sanmill app's perfect-database reader reads them (docs/MALOM.md). An exporter reads
 //! millbase tables through [`crate::table::TableSet`] and writes every output file atomically

@@ -1,6 +1,10 @@
 //! Perfect-play queries over a directory of tables: the value of a position, the value of
 //! every legal move, the best moves and the principal variation.
 //!
+//! Layer 6 of the library (docs/DESIGN.md, "Layers"), beside [`build`](crate::build) and
+//! independent of it: probing. Imports only [`table`](crate::table),
+//! [`sector`](crate::sector) and [`game`](crate::game).
+//!
 //! ```no_run
 //! use millbase::{Tablebase, Variant};
 //!

@@ -1,6 +1,10 @@
 //! Retrograde analysis of one component: a sector, or a sector and its colour-swapped partner
 //! when moves alternate between them (the moving phase `w-b` / `b-w`).
 //!
+//! Layer 4 of the library (docs/DESIGN.md, "Layers"): solving. Imports only
+//! [`sector`](crate::sector), [`game`](crate::game) and [`sys`](crate::sys); the values it
+//! needs of solved sectors come through [`DependencyValues`], never from table files.
+//!
 //! Moves that stay in the component (slides and flies that close no mill) are *internal*;
 //! placements and removals are *exits* into sectors solved before. The algorithm:
 //!

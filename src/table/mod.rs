@@ -1,6 +1,11 @@
 //! Table files, format version 2: two compressed, checksummed files per solved sector,
 //! read through memory maps with random access to single slots.
 //!
+//! Layer 5 of the library (docs/DESIGN.md, "Layers"): the table files. Imports only
+//! [`sector`](crate::sector), [`game`](crate::game) and [`sys`](crate::sys); what solves
+//! values ([`solve`](crate::solve)) and what uses the files ([`build`](crate::build),
+//! [`probe`](crate::probe), the programs) are above it.
+//!
 //! * `<w>-<b>-<wf>-<bf>.mbw` holds the WDL symbol of every slot (draw, win, loss, and under
 //!   an N-move rule cursed win or blessed loss; four to a byte, or one per byte).
 //! * `<w>-<b>-<wf>-<bf>.mbd` holds the distance in plies of every win and loss (8 or 16 bits).
