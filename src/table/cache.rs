@@ -125,6 +125,10 @@ impl BlockCache {
 
     /// Apply `read` to the block `key`, loading it with `load` (outside any lock) when it is
     /// not cached.
+    ///
+    /// # Errors
+    ///
+    /// The error of `load`, when the block was not cached and loading it failed.
     #[inline]
     pub fn with_block<R, E>(
         &self,

@@ -407,6 +407,10 @@ pub fn compact_sector(
 
 /// [`compact_sector`] reading the source through `source`, which keeps the sectors it
 /// resolved for the next calls.
+///
+/// # Errors
+///
+/// As [`compact_sector`].
 pub fn compact_sector_from(
     source: &CompactSource,
     out: &Path,

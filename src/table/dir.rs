@@ -41,6 +41,10 @@ pub struct TableDir {
 /// Check that `dir` is a directory that can be listed, with a one-line error naming it in
 /// the user's terms otherwise: "no such directory", "not a directory", or what the system
 /// said.
+///
+/// # Errors
+///
+/// [`TableError::Io`] naming `dir`, with one of those reasons.
 pub fn check_table_dir(dir: &Path) -> Result<(), TableError> {
     let err = |kind: io::ErrorKind, what: &str| TableError::Io {
         path: dir.to_path_buf(),
@@ -62,6 +66,11 @@ pub fn check_table_dir(dir: &Path) -> Result<(), TableError> {
 impl TableDir {
     /// List the entries of `dir` named like table files (`<w>-<b>-<wf>-<bf>.mbw` or `.mbd`);
     /// other entries (temporary files, lock files, anything else) are ignored.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError::Io`] naming `dir` if it does not exist, is not a directory or cannot be
+    /// listed.
     pub fn scan(dir: &Path) -> Result<TableDir, TableError> {
         check_table_dir(dir)?;
         let io = |error| TableError::Io {
