@@ -354,6 +354,71 @@ fn a_directory_of_another_variant_is_refused_and_left_as_it_was() {
 }
 
 #[test]
+fn a_directory_of_another_n_move_rule_is_refused_as_a_usage_error_and_left_as_it_was() {
+    let plain = tables("std", "3-3");
+    let (x, xs) = (plain.path(), s(plain.path()));
+    let before = contents(x);
+    assert_eq!(before.len(), 2);
+    let named = format!(
+        "{}: solved under no N-move rule, the other tables under the N-move rule with N = 10",
+        x.join("3-3-0-0.mbw").display()
+    );
+    for args in [
+        &[
+            "generate",
+            "--quiet",
+            "--n-move-rule",
+            "10",
+            "--dir",
+            xs,
+            "3-3",
+        ][..],
+        &[
+            "generate",
+            "--quiet",
+            "--n-move-rule",
+            "10",
+            "--dir",
+            xs,
+            "--dry-run",
+            "3-4",
+        ],
+        &[
+            "generate",
+            "--quiet",
+            "--n-move-rule",
+            "10",
+            "--dir",
+            xs,
+            "--no-deps",
+            "3-4",
+        ],
+    ] {
+        let out = run(args);
+        assert_eq!(out.code, Some(2), "{args:?}: {}", out.stderr);
+        let lines: Vec<&str> = out.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {}", out.stderr);
+        assert!(lines[0].contains(&named), "{args:?}: {}", lines[0]);
+        assert!(contents(x) == before, "{args:?} changed {xs}");
+    }
+    // The library says the same: the directory's tables are "other tables".
+    let v = millbase::Variant::standard();
+    let options = millbase::GenerateOptions {
+        rule: millbase::NMoveRule::new(10).unwrap(),
+        ..millbase::GenerateOptions::default()
+    };
+    let e = millbase::generate(&v, x, &["3-4".parse().unwrap()], &options).unwrap_err();
+    assert!(
+        matches!(e, millbase::GenerateError::OtherVariant(_)),
+        "{e:?}"
+    );
+    assert!(contents(x) == before);
+    // The directory's own rule still works there.
+    let out = run(&["generate", "--quiet", "--dir", xs, "3-4"]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+}
+
+#[test]
 fn stale_locks_of_complete_components_are_removed_and_held_ones_kept() {
     let dir = tables("six", "3-4");
     let d = dir.path();

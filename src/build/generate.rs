@@ -77,8 +77,9 @@ pub enum GenerateError {
     Table(TableError),
     /// The solver was given inconsistent inputs.
     Solve(SolveError),
-    /// The directory holds a table of another variant (or of other rules): nothing is
-    /// written into it. The error names the file and both variants.
+    /// The directory holds a table of another variant (or of other rules, or solved under
+    /// another N-move rule): nothing is written into it. The error names the file and both
+    /// variants (or both rules).
     OtherVariant(TableError),
     /// [`generate`] was asked for the named components alone ([`GenerateOptions::no_deps`])
     /// and their dependencies are not complete in the directory: each such sector, with what
@@ -98,7 +99,8 @@ impl std::fmt::Display for GenerateError {
             GenerateError::Solve(e) => e.fmt(f),
             GenerateError::OtherVariant(e) => write!(
                 f,
-                "{e} (a directory holds the tables of one variant: choose another directory)"
+                "{e} (a directory holds the tables of one variant and one N-move rule: choose \
+                 another directory)"
             ),
             GenerateError::MissingDependencies { dir, problems } => {
                 let names: Vec<String> = problems.iter().map(|(s, _)| s.to_string()).collect();
@@ -224,8 +226,9 @@ pub fn generate(
         order.retain(|c| c.sectors().iter().any(|s| targets.contains(s)));
     }
     prepare_dir(dir)?;
-    refuse_other_variant(v, dir)?;
-    refuse_other_rule(TableSet::new(dir, *v).with_rule(options.rule).detect_rule())?;
+    refuse_other_variant(v, dir, options.rule)?;
+    refuse_other_rule(TableSet::new(dir, *v).with_rule(options.rule).detect_rule())
+        .map_err(GenerateError::OtherVariant)?;
     if options.no_deps {
         check_dependencies(v, dir, options.rule, &order)?;
     }
@@ -392,9 +395,10 @@ fn solve_components(
     Ok(reports)
 }
 
-/// Refuse a directory holding a table of another variant (or of other rules), naming it.
-fn refuse_other_variant(v: &Variant, dir: &Path) -> Result<(), GenerateError> {
-    match TableDir::scan(dir)?.other_variant(v) {
+/// Refuse a directory holding a table of another variant (or of other rules, or solved
+/// under another N-move rule than `rule`), naming it.
+fn refuse_other_variant(v: &Variant, dir: &Path, rule: NMoveRule) -> Result<(), GenerateError> {
+    match TableDir::scan(dir)?.other_tables(v, Some(rule)) {
         Some(e) => Err(GenerateError::OtherVariant(e)),
         None => Ok(()),
     }

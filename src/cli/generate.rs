@@ -206,9 +206,12 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     } else {
         parse_sectors(&v, &args.sectors)?
     };
-    // Tables of another variant are refused before anything is announced or written (the
-    // library refuses them too).
-    if let Some(e) = TableDir::scan(&dir).ok().and_then(|t| t.other_variant(&v)) {
+    // Tables of another variant or N-move rule are refused before anything is announced or
+    // written (the library refuses them too).
+    if let Some(e) = TableDir::scan(&dir)
+        .ok()
+        .and_then(|t| t.other_tables(&v, Some(rule)))
+    {
         return Err(CliError::usage(GenerateError::OtherVariant(e).to_string()));
     }
     // What the run will solve, from the plan and the files in the directory: announced

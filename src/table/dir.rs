@@ -15,6 +15,7 @@ use super::{
     Corruption, DISTANCE_EXTENSION, FileKind, HEADER_LEN, TableError, WDL_EXTENSION, table_path,
 };
 use crate::game::rules::Variant;
+use crate::game::value::NMoveRule;
 use crate::sector::index::Sector;
 use std::collections::BTreeMap;
 use std::io;
@@ -158,6 +159,14 @@ impl TableDir {
     /// whose header is damaged are left to the commands that use them (which report them, or
     /// solve them again); so are entries that are not regular files, never opened here.
     pub fn other_variant(&self, variant: &Variant) -> Option<TableError> {
+        self.other_tables(variant, None)
+    }
+
+    /// As [`TableDir::other_variant`], and with `rule` given also the first table solved
+    /// under another N-move rule than `rule` ("D/3-3-0-0.mbw: solved under no N-move rule,
+    /// the other tables under the N-move rule with N = 10 ..."): a directory holds the tables
+    /// of one variant and one rule.
+    pub fn other_tables(&self, variant: &Variant, rule: Option<NMoveRule>) -> Option<TableError> {
         self.sectors.iter().find_map(|(&sector, files)| {
             [
                 (files.wdl, FileKind::Wdl),
@@ -166,14 +175,27 @@ impl TableDir {
             .into_iter()
             .filter(|&(present, _)| present)
             .find_map(|(_, kind)| {
-                foreign(&table_path(&self.dir, sector, kind), variant, kind, sector)
+                foreign(
+                    &table_path(&self.dir, sector, kind),
+                    variant,
+                    rule,
+                    kind,
+                    sector,
+                )
             })
         })
     }
 }
 
-/// The error for the file at `path` if its header names another variant or other rules.
-fn foreign(path: &Path, variant: &Variant, kind: FileKind, sector: Sector) -> Option<TableError> {
+/// The error for the file at `path` if its header names another variant or other rules (or,
+/// with `rule` given, another N-move rule).
+fn foreign(
+    path: &Path,
+    variant: &Variant,
+    rule: Option<NMoveRule>,
+    kind: FileKind,
+    sector: Sector,
+) -> Option<TableError> {
     let opened = open_regular(path, || TableError::InvalidInput(String::new())).ok()?;
     let prefix = read_prefix(&opened, HEADER_LEN).ok()?;
     // The variant and the rules fingerprint are checked before the sector and the size.
@@ -182,15 +204,17 @@ fn foreign(path: &Path, variant: &Variant, kind: FileKind, sector: Sector) -> Op
         kind,
         sector,
         slots: 0,
-        rule: None,
+        rule,
     };
     match Header::parse_header(&prefix, opened.len, &expect) {
-        Err(problem @ (Corruption::OtherVariant { .. } | Corruption::OtherRules { .. })) => {
-            Some(TableError::Corrupt {
-                path: path.to_path_buf(),
-                problem,
-            })
-        }
+        Err(
+            problem @ (Corruption::OtherVariant { .. }
+            | Corruption::OtherRules { .. }
+            | Corruption::OtherNMoveRule { .. }),
+        ) => Some(TableError::Corrupt {
+            path: path.to_path_buf(),
+            problem,
+        }),
         _ => None,
     }
 }
