@@ -260,6 +260,21 @@ fn tables(variant: &str, sector: &str) -> tempfile::TempDir {
     dir
 }
 
+/// `args` exits with status 2 and one error line naming `named`, and leaves `dir` as it was.
+fn assert_refused(args: &[&str], named: &str, dir: &Path, before: &[(String, Vec<u8>)]) {
+    let out = run(args);
+    assert_eq!(out.code, Some(2), "{args:?}: {}", out.stderr);
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{args:?}: {}", out.stderr);
+    assert!(lines[0].starts_with("millbase: error: "), "{}", lines[0]);
+    assert!(lines[0].contains(named), "{args:?}: {}", lines[0]);
+    assert!(
+        contents(dir) == before,
+        "{args:?} changed {}",
+        dir.display()
+    );
+}
+
 #[test]
 fn a_directory_of_another_variant_is_refused_and_left_as_it_was() {
     let six = tables("six", "3-4");
@@ -290,13 +305,7 @@ fn a_directory_of_another_variant_is_refused_and_left_as_it_was() {
         &["probe", "--batch", "--dir", xs],
         &["serve", "--port", "0", "--dir", xs],
     ] {
-        let out = run(args);
-        assert_eq!(out.code, Some(2), "{args:?}: {}", out.stderr);
-        let lines: Vec<&str> = out.stderr.lines().collect();
-        assert_eq!(lines.len(), 1, "{args:?}: {}", out.stderr);
-        assert!(lines[0].starts_with("millbase: error: "), "{}", lines[0]);
-        assert!(lines[0].contains(&named), "{args:?}: {}", lines[0]);
-        assert!(contents(x) == before, "{args:?} changed {xs}");
+        assert_refused(args, &named, x, &before);
     }
     // The other way round: six's commands on std's tables; compact names its source.
     let out = run(&["compact", "--quiet", "--variant", "six", "--dir", st, xs]);
@@ -394,12 +403,7 @@ fn a_directory_of_another_n_move_rule_is_refused_as_a_usage_error_and_left_as_it
             "3-4",
         ],
     ] {
-        let out = run(args);
-        assert_eq!(out.code, Some(2), "{args:?}: {}", out.stderr);
-        let lines: Vec<&str> = out.stderr.lines().collect();
-        assert_eq!(lines.len(), 1, "{args:?}: {}", out.stderr);
-        assert!(lines[0].contains(&named), "{args:?}: {}", lines[0]);
-        assert!(contents(x) == before, "{args:?} changed {xs}");
+        assert_refused(args, &named, x, &before);
     }
     // The library says the same: the directory's tables are "other tables".
     let v = millbase::Variant::standard();

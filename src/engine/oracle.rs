@@ -148,17 +148,6 @@ impl Oracle {
         w.push(message);
     }
 
-    /// The sector of a position that is not remove-pending.
-    fn sector_of(pos: &Position) -> Sector {
-        let me = pos.to_move;
-        Sector::new(
-            pos.on_board(me),
-            pos.on_board(me.other()),
-            pos.in_hand[me.index()],
-            pos.in_hand[me.other().index()],
-        )
-    }
-
     /// Is the table of `sector` usable: present in the tablebase ([`Tablebase::has_sector`],
     /// checked once, then cached) and of a rule the game can use?
     pub fn has_sector(&self, sector: Sector) -> bool {
@@ -205,7 +194,7 @@ impl Oracle {
                 .iter()
                 .all(|&mv| self.covers(&play(&self.variant, pos, mv)));
         }
-        self.has_sector(Self::sector_of(pos)) || outcome(&self.variant, pos).is_some()
+        self.has_sector(Sector::of_position(pos)) || outcome(&self.variant, pos).is_some()
     }
 
     /// The value of a finished game, without tables.
@@ -227,7 +216,7 @@ impl Oracle {
             let moves = self.move_values(pos, counter)?;
             return Some(crate::probe::best_value(moves.iter().map(|m| m.value)));
         }
-        if self.has_sector(Self::sector_of(pos)) {
+        if self.has_sector(Sector::of_position(pos)) {
             return self.raw_value(pos, counter);
         }
         Self::decided(&self.variant, pos)
@@ -238,7 +227,7 @@ impl Oracle {
     /// generation when the sector is absent).
     pub fn sector_value(&self, pos: &Position, counter: u32) -> Option<Value> {
         debug_assert!(!pos.pending_removal);
-        if self.has_sector(Self::sector_of(pos)) {
+        if self.has_sector(Sector::of_position(pos)) {
             self.raw_value(pos, counter)
         } else {
             None

@@ -119,17 +119,6 @@ pub struct Tablebase {
     presence: presence::Presence,
 }
 
-/// The sector of a position that is not remove-pending (its side to move first).
-fn sector_of(pos: &Position) -> Sector {
-    let me = pos.to_move;
-    Sector::new(
-        pos.on_board(me),
-        pos.on_board(me.other()),
-        pos.in_hand[me.index()],
-        pos.in_hand[me.other().index()],
-    )
-}
-
 fn flip(w: Wdl) -> Wdl {
     match w {
         Wdl::Win => Wdl::Loss,
@@ -227,7 +216,7 @@ impl Tablebase {
 
     /// Sector and slot of a position that is not remove-pending and not over by stone count.
     fn locate(&self, pos: &Position) -> Result<(Sector, u64), ProbeError> {
-        let sector = sector_of(pos);
+        let sector = Sector::of_position(pos);
         let slot = self.tables.index(sector)?.slot(pos.us(), pos.them());
         if crate::sector::reach::unreachable(&self.variant, sector, pos.us(), pos.them())
             && self.tables.unreachable_dont_care(sector)?

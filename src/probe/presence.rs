@@ -253,7 +253,7 @@ impl Tablebase {
         if pos.pending_removal {
             return None;
         }
-        let sector = super::sector_of(pos);
+        let sector = Sector::of_position(pos);
         if !self.has_sector(sector) {
             return None;
         }

@@ -9,6 +9,7 @@
 //! has exactly one slot, and symmetric positions share it. Both directions need only table
 //! look-ups, `pext`/`pdep` and binomial sums.
 
+use crate::game::position::Position;
 use crate::game::rules::{Bits, Board, BoardKind, Variant};
 use std::fmt;
 use std::str::FromStr;
@@ -31,6 +32,18 @@ impl Sector {
     /// A sector from its four counts.
     pub const fn new(w: u8, b: u8, wf: u8, bf: u8) -> Sector {
         Sector { w, b, wf, bf }
+    }
+
+    /// The sector of `pos`, seen from its side to move (for a remove-pending position, the
+    /// sector it is in before the removal).
+    pub fn of_position(pos: &Position) -> Sector {
+        let me = pos.to_move;
+        Sector::new(
+            pos.on_board(me),
+            pos.on_board(me.other()),
+            pos.in_hand[me.index()],
+            pos.in_hand[me.other().index()],
+        )
     }
 
     /// A moving-phase sector (nothing in hand).

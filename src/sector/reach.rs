@@ -162,14 +162,7 @@ mod tests {
     }
 
     fn sector_of(p: &Position) -> (Sector, Bits, Bits) {
-        let me = p.to_move;
-        let s = Sector::new(
-            p.on_board(me),
-            p.on_board(me.other()),
-            p.in_hand[me.index()],
-            p.in_hand[me.other().index()],
-        );
-        (s, p.us(), p.them())
+        (Sector::of_position(p), p.us(), p.them())
     }
 
     /// Random games from the start never meet a position the criterion calls unreachable,
