@@ -35,12 +35,7 @@ fn table_positions(v: &Variant, n: usize) -> Vec<Position> {
         let mut stones = [0; 2];
         stones[to_move.index()] = us;
         stones[to_move.other().index()] = them;
-        let mut pos = Position {
-            stones,
-            in_hand: [0, 0],
-            to_move,
-            pending_removal: false,
-        };
+        let mut pos = Position::new(stones, [0, 0], to_move);
         if outcome(v, &pos).is_some() {
             continue;
         }
@@ -48,7 +43,7 @@ fn table_positions(v: &Variant, n: usize) -> Vec<Position> {
             && let Some(p) = legal_moves(v, &pos, Convention::Split)
                 .into_iter()
                 .map(|m| play(v, &pos, m))
-                .find(|p| p.pending_removal)
+                .find(|p| p.pending_removal())
         {
             pos = p;
         }

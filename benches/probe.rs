@@ -35,12 +35,7 @@ fn positions(v: &Variant, n: usize) -> Vec<Position> {
             let mut stones = [0; 2];
             stones[to_move.index()] = us;
             stones[to_move.other().index()] = them;
-            out.push(Position {
-                stones,
-                in_hand: [0, 0],
-                to_move,
-                pending_removal: false,
-            });
+            out.push(Position::new(stones, [0, 0], to_move));
         }
     }
     out

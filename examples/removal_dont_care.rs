@@ -68,12 +68,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 t.push(prev_t);
                 continue;
             };
-            let pos = Position {
-                stones: [us, them],
-                in_hand: [sector.wf, sector.bf],
-                to_move: Color::White,
-                pending_removal: false,
-            };
+            let pos = Position::new([us, them], [sector.wf, sector.bf], Color::White);
             let Ok(value) = tb.value(&pos) else {
                 // Unreachable (don't care already) or not probeable.
                 unreachable += 1;

@@ -110,7 +110,8 @@ pub mod rules {
     //! stone counts, and sets of points as bit masks.
 
     pub use crate::game::rules::{
-        Bits, Board, BoardKind, FullBoard, MIN_STONES, NO_SQUARE, VARIANTS, Variant, points,
+        Bits, Board, BoardFull, BoardKind, Capture, KEYS, MAX_N_MOVE_RULE, MIN_STONES, NO_SQUARE,
+        PlacingMill, RULE_SETS, RuleError, RuleSet, Stalemate, VARIANTS, Variant, points,
     };
 }
 

@@ -112,7 +112,7 @@ fn color_name(c: Color) -> &'static str {
 fn perfect_play_from_200_table_positions() {
     let tb = Tablebase::open(tables(), Variant::standard()).unwrap();
     let starts = positions(&tb, 200, 50, 2026);
-    let pending = starts.iter().filter(|(p, _)| p.pending_removal).count();
+    let pending = starts.iter().filter(|(p, _)| p.pending_removal()).count();
     assert!(pending >= 20, "{pending} remove-pending starts");
     let engine = engine_cmd(tables());
     let games = run_match(&["--engine", &engine, "--movetime", "5000"], &starts);

@@ -77,7 +77,7 @@ fn position() -> impl Strategy<Value = (Variant, Position)> {
 
 /// A random position that is not remove-pending (the combined convention's positions).
 fn settled_position() -> impl Strategy<Value = (Variant, Position)> {
-    position().prop_filter("not remove-pending", |(_, p)| !p.pending_removal)
+    position().prop_filter("not remove-pending", |(_, p)| !p.pending_removal())
 }
 
 fn map_square(perm: &[u8], sq: u8) -> u8 {
@@ -93,6 +93,7 @@ fn map_move(perm: &[u8], mv: Move) -> Move {
         from: map_square(perm, mv.from),
         to: map_square(perm, mv.to),
         remove: map_square(perm, mv.remove),
+        more: mv.more.map(|sq| map_square(perm, sq)),
     }
 }
 
@@ -140,7 +141,7 @@ proptest! {
     fn moves_are_undone_by_unmoves((v, pos) in settled_position()) {
         for mv in legal_moves(&v, &pos, Convention::Combined) {
             let next = play(&v, &pos, mv);
-            prop_assert!(!next.pending_removal);
+            prop_assert!(!next.pending_removal());
             let back = unmoves(&v, &next);
             prop_assert!(
                 back.contains(&(mv, pos)),
@@ -156,7 +157,7 @@ proptest! {
         let distinct: HashSet<_> = back.iter().collect();
         prop_assert_eq!(distinct.len(), back.len(), "duplicate un-moves");
         for (mv, pred) in back {
-            prop_assert!(!pred.pending_removal);
+            prop_assert!(!pred.pending_removal());
             prop_assert!(
                 legal_moves(&v, &pred, Convention::Combined).contains(&mv),
                 "{:?} not legal in predecessor {}", mv, format_position(&v, &pred)
@@ -188,7 +189,7 @@ proptest! {
         let mut split = BTreeSet::new();
         for m in legal_moves(&v, &pos, Convention::Split) {
             let next = play(&v, &pos, m);
-            if next.pending_removal {
+            if next.pending_removal() {
                 for r in legal_moves(&v, &next, Convention::Split) {
                     prop_assert!(r.is_lone_removal());
                     split.insert(key(&play(&v, &next, r)));
@@ -209,7 +210,7 @@ fn key(p: &Position) -> (u32, u32, u8, u8, Color, bool) {
         p.in_hand[0],
         p.in_hand[1],
         p.to_move,
-        p.pending_removal,
+        p.pending_removal(),
     )
 }
 
@@ -222,7 +223,7 @@ fn combined_by_split(v: &Variant, pos: &Position, depth: u32) -> u64 {
     let mut n = 0;
     for m in legal_moves(v, pos, Convention::Split) {
         let next = play(v, pos, m);
-        if next.pending_removal {
+        if next.pending_removal() {
             for r in legal_moves(v, &next, Convention::Split) {
                 n += combined_by_split(v, &play(v, &next, r), depth - 1);
             }

@@ -119,12 +119,7 @@ impl RawSector {
 }
 
 fn white_to_move(us: Bits, them: Bits) -> Position {
-    Position {
-        stones: [us, them],
-        in_hand: [0, 0],
-        to_move: Color::White,
-        pending_removal: false,
-    }
+    Position::new([us, them], [0, 0], Color::White)
 }
 
 /// Oracle values of a sector by raw index; `None`: undecided (a draw once solving is done).

@@ -32,7 +32,7 @@
 use millbase::movegen::{Convention, Outcome, legal_moves, outcome, play};
 use millbase::notation::format_position;
 use millbase::plan::plan;
-use millbase::rules::{Bits, FullBoard};
+use millbase::rules::{Bits, BoardFull};
 use millbase::sectors::{SectorIndex, reachable_sectors, start_sector};
 use millbase::solver::{SolveOptions, SolvedValues, solve_component};
 use millbase::{Color, Position, Sector, Value, Variant};
@@ -155,18 +155,17 @@ impl RawSector {
     fn position(&self, i: usize) -> Option<Position> {
         let us = self.us_sets[i / self.them_sets.len()];
         let them = self.them_sets[i % self.them_sets.len()];
-        (us & them == 0).then_some(Position {
-            stones: [us, them],
-            in_hand: [self.sector.wf, self.sector.bf],
-            to_move: Color::White,
-            pending_removal: false,
-        })
+        (us & them == 0).then_some(Position::new(
+            [us, them],
+            [self.sector.wf, self.sector.bf],
+            Color::White,
+        ))
     }
 }
 
 /// The sector of a normalised position (White to move).
 fn sector_of(pos: &Position) -> Sector {
-    assert!(pos.to_move == Color::White && !pos.pending_removal);
+    assert!(pos.to_move == Color::White && !pos.pending_removal());
     Sector::new(
         pos.stones[0].count_ones() as u8,
         pos.stones[1].count_ones() as u8,
@@ -187,7 +186,7 @@ fn successors(v: &Variant, pos: &Position) -> Vec<Position> {
         .into_iter()
         .map(|mv| {
             let next = play(v, pos, mv);
-            assert!(next.to_move == Color::Black && !next.pending_removal);
+            assert!(next.to_move == Color::Black && !next.pending_removal());
             next.color_flipped()
         })
         .collect();
@@ -514,7 +513,7 @@ struct Report {
 /// reachable sector the oracle computes: all of them if `oracle_moving`, else only those with
 /// stones in hand (the moving phase is then taken from the solver).
 fn check(v: &Variant, oracle_moving: bool) -> Report {
-    assert_eq!(v.full_board, FullBoard::Blocked, "no full-board draws");
+    assert_eq!(v.board_full, BoardFull::WhiteLoses, "no full-board draws");
     assert!(!v.move_while_placing, "placing sectors must form layers");
     let t = Instant::now();
     let solved = solver_values(v);

@@ -317,7 +317,7 @@ impl Oracle {
                 let mut block: Option<(Bits, u32, Block)> = None;
                 for mv in legal_moves(v, &pos, Convention::Combined) {
                     let next = play(v, &pos, mv);
-                    assert!(next.to_move == Color::Black && !next.pending_removal);
+                    assert!(next.to_move == Color::Black && !next.pending_removal());
                     let next = next.color_flipped();
                     let resets = mv.is_place() || mv.removes();
                     if next.too_few(Color::White) {

@@ -81,12 +81,7 @@ fn random_position(rng: &mut Rng, w: u32, b: u32) -> Position {
     let mut stones = [0; 2];
     stones[to_move.index()] = us;
     stones[to_move.other().index()] = them;
-    Position {
-        stones,
-        in_hand: [0, 0],
-        to_move,
-        pending_removal: false,
-    }
+    Position::new(stones, [0, 0], to_move)
 }
 
 #[test]
@@ -329,7 +324,7 @@ fn remove_pending_positions_take_the_best_removal() {
         // Play a mill-closing slide in the split convention: removal pending.
         let Some(mv) = legal_moves(&v, &pos, Convention::Split)
             .into_iter()
-            .find(|&mv| play(&v, &pos, mv).pending_removal)
+            .find(|&mv| play(&v, &pos, mv).pending_removal())
         else {
             continue;
         };

@@ -73,12 +73,7 @@ fn rank(symbol: u8) -> i8 {
 
 /// The best rank among the removing moves of the position, from the full tables.
 fn best_removal(tb: &Tablebase, v: &Variant, s: Sector, us: Bits, them: Bits) -> Option<i8> {
-    let pos = Position {
-        stones: [us, them],
-        in_hand: [s.wf, s.bf],
-        to_move: Color::White,
-        pending_removal: false,
-    };
+    let pos = Position::new([us, them], [s.wf, s.bf], Color::White);
     legal_moves(v, &pos, Convention::Combined)
         .into_iter()
         .filter(|m| m.removes())
@@ -297,12 +292,7 @@ fn check_lowered(
                 continue;
             };
             let (us, them) = index.position(slot as u64).unwrap();
-            let pos = Position {
-                stones: [us, them],
-                in_hand: [sector.wf, sector.bf],
-                to_move: Color::White,
-                pending_removal: false,
-            };
+            let pos = Position::new([us, them], [sector.wf, sector.bf], Color::White);
             let expect = match symbol(value, n) {
                 1 => Wdl::Win,
                 2 => Wdl::Loss,

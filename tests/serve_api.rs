@@ -127,7 +127,7 @@ fn moves_lists_every_legal_move_with_the_position_it_leads_to() {
         assert_eq!(got, expected, "{fen}");
         let (pos, info) = parse_position_info(&v, fen).unwrap();
         assert_eq!(body["to_move"], pos.to_move.to_string());
-        assert_eq!(body["pending_removal"], pos.pending_removal);
+        assert_eq!(body["pending_removal"], pos.pending_removal());
         for m in moves {
             let mv = parse_legal_move(&v, &pos, m["move"].as_str().unwrap(), Default::default())
                 .unwrap();

@@ -1,7 +1,7 @@
 //! Independent forward verification: re-derive each stored value from the stored values of
 //! its successors, using the plain move rules (no un-moves, no counters).
 
-use crate::game::rules::{Bits, FullBoard, MIN_STONES, Variant};
+use crate::game::rules::{Bits, BoardFull, MIN_STONES, Variant};
 use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
 use crate::sector::graph::{MoveSectors, can_slide};
 use crate::sector::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
@@ -279,7 +279,7 @@ pub fn verify_sector(
                         note(m, &mut bad);
                         continue;
                     }
-                    let no_move = if empty == 0 && v.full_board == FullBoard::Draw {
+                    let no_move = if empty == 0 && v.board_full == BoardFull::Draw {
                         Value::Draw
                     } else {
                         rule.blocked()

@@ -225,7 +225,7 @@ impl<W: Write> Session<W> {
         let mut target = None;
         let mut prev = *self.game.start();
         for (i, p) in self.game.plies().iter().enumerate() {
-            if made_by_human[i] && !prev.pending_removal {
+            if made_by_human[i] && !prev.pending_removal() {
                 target = Some(i);
             }
             prev = p.pos;
@@ -291,7 +291,7 @@ impl<W: Write> Session<W> {
                 }
                 continue;
             }
-            let prompt = if pos.pending_removal {
+            let prompt = if pos.pending_removal() {
                 format!("{human}, remove a stone of {engine} (x<square>)> ")
             } else {
                 format!("{human} to move> ")

@@ -99,7 +99,7 @@ pub fn diagram(variant: &Variant, pos: &Position) -> String {
     out.push_str(&format!(
         "{} to {}; in hand: white {}, black {}\n",
         side(pos.to_move),
-        if pos.pending_removal {
+        if pos.pending_removal() {
             "remove a stone"
         } else {
             "move"

@@ -347,7 +347,7 @@ impl Game {
     pub fn occurrences(&self, pos: &Position) -> usize {
         std::iter::once(&self.start)
             .chain(self.plies.iter().map(|p| &p.pos))
-            .filter(|p| !p.pending_removal && *p == pos)
+            .filter(|p| !p.pending_removal() && *p == pos)
             .count()
     }
 
@@ -356,7 +356,7 @@ impl Game {
     pub fn turn_positions(&self) -> Vec<Position> {
         std::iter::once(&self.start)
             .chain(self.plies.iter().map(|p| &p.pos))
-            .filter(|p| !p.pending_removal)
+            .filter(|p| !p.pending_removal())
             .copied()
             .collect()
     }
@@ -365,7 +365,7 @@ impl Game {
     /// after a complete move, with counter `counter`) were reached now? True when the
     /// counter reaches N, or when `next` would stand for the third time.
     pub fn drawn_by_rule_after(&self, next: &Position, counter: u32) -> bool {
-        if next.pending_removal {
+        if next.pending_removal() {
             return false;
         }
         if self.rules.n_move.draws_at(counter) {
@@ -378,7 +378,7 @@ impl Game {
     /// (too few stones, no legal move, full board), then threefold repetition.
     pub fn result(&self) -> Option<GameResult> {
         let pos = self.position();
-        if pos.pending_removal {
+        if pos.pending_removal() {
             return None;
         }
         if self.rules.n_move.draws_at(self.counter()) {
@@ -452,7 +452,7 @@ mod tests {
             .iter()
             .find(|t| {
                 let mut h = g.clone();
-                h.play_text(t).is_ok() && !h.position().pending_removal
+                h.play_text(t).is_ok() && !h.position().pending_removal()
             })
             .unwrap()
             .clone();
@@ -471,7 +471,7 @@ mod tests {
         let (pos, info) = parse_position_info(&std(), fen).unwrap();
         let mut g = Game::new(std(), pos, info, DrawRules::default());
         g.play_text("d7-a7").unwrap_or_else(|e| panic!("{e}"));
-        assert!(g.position().pending_removal);
+        assert!(g.position().pending_removal());
         assert_eq!(g.counter(), 4);
         assert!(g.result().is_none());
         assert!(g.play_text("e4-e5").is_err(), "a removal is pending");

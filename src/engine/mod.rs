@@ -349,7 +349,7 @@ impl Engine {
             max_depth = max_depth.min(self.config.depth_cap);
         }
         let mut history = game.turn_positions();
-        if !pos.pending_removal {
+        if !pos.pending_removal() {
             history.pop(); // the root itself
         }
         let input = SearchInput {

@@ -189,7 +189,7 @@ impl Oracle {
         if pos.too_few(pos.to_move) || pos.too_few(pos.to_move.other()) {
             return true;
         }
-        if pos.pending_removal {
+        if pos.pending_removal() {
             return legal_moves(&self.variant, pos, Convention::Combined)
                 .iter()
                 .all(|&mv| self.covers(&play(&self.variant, pos, mv)));
@@ -212,7 +212,7 @@ impl Oracle {
         if pos.too_few(pos.to_move) || pos.too_few(pos.to_move.other()) {
             return Self::decided(&self.variant, pos);
         }
-        if pos.pending_removal {
+        if pos.pending_removal() {
             let moves = self.move_values(pos, counter)?;
             return Some(crate::probe::best_value(moves.iter().map(|m| m.value)));
         }
@@ -226,7 +226,7 @@ impl Oracle {
     /// three stones or more, if its sector is present: the search's leaf probe (no move
     /// generation when the sector is absent).
     pub fn sector_value(&self, pos: &Position, counter: u32) -> Option<Value> {
-        debug_assert!(!pos.pending_removal);
+        debug_assert!(!pos.pending_removal());
         if self.has_sector(Sector::of_position(pos)) {
             self.raw_value(pos, counter)
         } else {

@@ -26,7 +26,7 @@ use super::oracle::Oracle;
 use super::tt::{Bound, TranspositionTable, hash};
 use crate::game::movegen::{Convention, legal_moves, play};
 use crate::game::position::{Move, Position};
-use crate::game::rules::{FullBoard, NO_SQUARE, Variant};
+use crate::game::rules::{BoardFull, NO_SQUARE, Variant};
 use crate::game::value::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -159,7 +159,7 @@ impl Searcher<'_> {
         if self.aborted {
             return Err(0);
         }
-        if self.rules.n_move.draws_at(counter) && !pos.pending_removal {
+        if self.rules.n_move.draws_at(counter) && !pos.pending_removal() {
             return Err(0);
         }
         if self.repeats(h, counter) {
@@ -173,14 +173,14 @@ impl Searcher<'_> {
             return Err(MATE - ply as i32);
         }
         if let Some(o) = self.oracle
-            && !pos.pending_removal
+            && !pos.pending_removal()
             && let Some(v) = o.sector_value(pos, counter)
         {
             return Err(value_score(v, ply));
         }
         let moves = legal_moves(self.v, pos, Convention::Combined);
         if moves.is_empty() {
-            if pos.empty(self.v) == 0 && self.v.full_board == FullBoard::Draw {
+            if pos.empty(self.v) == 0 && self.v.board_full == BoardFull::Draw {
                 return Err(0);
             }
             return Err(-(MATE - ply as i32));

@@ -65,7 +65,7 @@ pub fn hash(pos: &Position) -> u64 {
     if pos.to_move == crate::game::position::Color::Black {
         h ^= KEYS.black;
     }
-    if pos.pending_removal {
+    if pos.pending_removal() {
         h ^= KEYS.pending;
     }
     h
@@ -108,6 +108,8 @@ pub struct Hit {
     pub mv: Option<Move>,
 }
 
+/// The move in 25 bits; the further removals of a move that closes several mills are not kept
+/// (the unpacked move then matches no legal move and is not tried first).
 fn pack(mv: Move) -> u32 {
     1 << 24 | (mv.from as u32) << 16 | (mv.to as u32) << 8 | mv.remove as u32
 }
@@ -117,6 +119,7 @@ fn unpack(x: u32) -> Option<Move> {
         from: (x >> 16) as u8,
         to: (x >> 8) as u8,
         remove: x as u8,
+        more: [crate::game::rules::NO_SQUARE; 2],
     })
 }
 

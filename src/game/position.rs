@@ -1,34 +1,9 @@
-//! Positions: stones of both colours as bitboards, stones in hand, side to move, and the
-//! "must remove a stone now" state of Sanmill's split move convention.
+//! Positions: stones of both colours as bitboards, stones in hand, side to move, the stones
+//! each side must still remove (Sanmill's split move convention), and the state some rule
+//! options add: marked points, the mills a side has used, the slide that closed its last mill.
 
+pub use crate::game::rules::Color;
 use crate::game::rules::{Bits, MIN_STONES, NO_SQUARE, Variant};
-use std::fmt;
-
-/// A side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Color {
-    /// Moves first.
-    White = 0,
-    /// Moves second.
-    Black = 1,
-}
-
-impl Color {
-    /// The other side.
-    #[inline]
-    pub fn other(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-
-    /// 0 for white, 1 for black.
-    #[inline]
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
 
 /// A position of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -39,9 +14,27 @@ pub struct Position {
     pub in_hand: [u8; 2],
     /// The side to move.
     pub to_move: Color,
-    /// The side to move has just closed a mill and must now remove a stone (split convention).
-    pub pending_removal: bool,
+    /// Stones each side must still remove, indexed by [`Color::index`]: positive, the
+    /// opponent's; negative, its own. The side to move removes first; a side that closed a
+    /// mill has 1 here (split convention), or k for k mills under `multiple-removals`.
+    pub removals: [i8; 2],
+    /// After the pending removals, the last side to remove moves again (instead of its
+    /// opponent): `stalemate=remove-and-move`, `placing-mill=from-hand-again`.
+    pub again: bool,
+    /// The pending removal is a stalemate removal: an opponent stone next to one of the
+    /// remover's own, mill protection ignored.
+    pub adjacent_removal: bool,
+    /// Marked points (`placing-mill=mark`): no stone may be placed there until placing ends.
+    pub marks: Bits,
+    /// Points that stood in mills of each side so far (`one-time-mill`; 0 otherwise).
+    pub used_mill_points: [Bits; 2],
+    /// The slide `(from, to)` by which each side closed a mill on its last move, or
+    /// `(NO_SQUARE, NO_SQUARE)` (`repeated-mills=restricted`; none otherwise).
+    pub last_mill_slide: [(u8, u8); 2],
 }
+
+/// `(NO_SQUARE, NO_SQUARE)`: no slide.
+pub const NO_SLIDE: (u8, u8) = (NO_SQUARE, NO_SQUARE);
 
 impl Position {
     /// The variant's initial position: empty board, all stones in hand, white to move.
@@ -50,8 +43,55 @@ impl Position {
             stones: [0, 0],
             in_hand: [variant.stones; 2],
             to_move: Color::White,
-            pending_removal: false,
+            removals: [0, 0],
+            again: false,
+            adjacent_removal: false,
+            marks: 0,
+            used_mill_points: [0, 0],
+            last_mill_slide: [NO_SLIDE; 2],
         }
+    }
+
+    /// A position of the standard game's kind: these stones, stones in hand and side to
+    /// move, no removal pending and none of the extra state.
+    pub fn new(stones: [Bits; 2], in_hand: [u8; 2], to_move: Color) -> Position {
+        Position {
+            stones,
+            in_hand,
+            to_move,
+            ..Position::start(&crate::game::rules::Variant::standard())
+        }
+    }
+
+    /// Must the side to move remove a stone now (split convention)?
+    #[inline]
+    pub fn pending_removal(&self) -> bool {
+        self.removals[self.to_move.index()] != 0
+    }
+
+    /// The same position with the side to move having closed one mill and about to remove
+    /// one opponent stone (`true`), or with no removal pending (`false`).
+    pub fn with_pending_removal(mut self, pending: bool) -> Position {
+        self.removals = [0, 0];
+        self.again = false;
+        self.adjacent_removal = false;
+        if pending {
+            self.removals[self.to_move.index()] = 1;
+        }
+        self
+    }
+
+    /// Does the position carry state beyond stones, hands, side to move and a single
+    /// pending removal of the side to move (marks, removals of both sides, used mills, ...)?
+    pub fn has_extra_state(&self) -> bool {
+        let me = self.to_move.index();
+        self.removals[1 - me] != 0
+            || !(0..=1).contains(&self.removals[me])
+            || self.again
+            || self.adjacent_removal
+            || self.marks != 0
+            || self.used_mill_points != [0, 0]
+            || self.last_mill_slide != [NO_SLIDE; 2]
     }
 
     /// Stones of the side to move.
@@ -78,10 +118,10 @@ impl Position {
         self.on_board(c) + self.in_hand[c.index()]
     }
 
-    /// Empty points.
+    /// Empty points (neither a stone nor a mark).
     #[inline]
     pub fn empty(&self, variant: &Variant) -> Bits {
-        variant.board().full() & !(self.stones[0] | self.stones[1])
+        variant.board().full() & !(self.stones[0] | self.stones[1] | self.marks)
     }
 
     /// Has `c` lost by having fewer than three stones?
@@ -96,17 +136,37 @@ impl Position {
             stones: [self.stones[1], self.stones[0]],
             in_hand: [self.in_hand[1], self.in_hand[0]],
             to_move: self.to_move.other(),
-            pending_removal: self.pending_removal,
+            removals: [self.removals[1], self.removals[0]],
+            used_mill_points: [self.used_mill_points[1], self.used_mill_points[0]],
+            last_mill_slide: [self.last_mill_slide[1], self.last_mill_slide[0]],
+            ..*self
         }
     }
 
     /// Apply board symmetry `sym` of the variant's board.
     pub fn transformed(&self, variant: &Variant, sym: usize) -> Position {
         let b = variant.board();
+        let point = |p: u8| {
+            if p == NO_SQUARE {
+                p
+            } else {
+                b.symmetries()[sym][p as usize]
+            }
+        };
+        let slide = |(from, to): (u8, u8)| (point(from), point(to));
         Position {
             stones: [
                 b.transform(sym, self.stones[0]),
                 b.transform(sym, self.stones[1]),
+            ],
+            marks: b.transform(sym, self.marks),
+            used_mill_points: [
+                b.transform(sym, self.used_mill_points[0]),
+                b.transform(sym, self.used_mill_points[1]),
+            ],
+            last_mill_slide: [
+                slide(self.last_mill_slide[0]),
+                slide(self.last_mill_slide[1]),
             ],
             ..*self
         }
@@ -121,8 +181,12 @@ pub struct Move {
     pub from: u8,
     /// Point the stone arrives on; [`NO_SQUARE`] for a lone removal.
     pub to: u8,
-    /// Opponent stone removed; [`NO_SQUARE`] if none.
+    /// Stone removed (the opponent's, or the mover's own when it must remove its own);
+    /// [`NO_SQUARE`] if none.
     pub remove: u8,
+    /// Further stones removed by the same move (combined convention, a move that closes
+    /// several mills under `multiple-removals`); [`NO_SQUARE`] where none.
+    pub more: [u8; 2],
 }
 
 impl Move {
@@ -132,6 +196,7 @@ impl Move {
             from: NO_SQUARE,
             to,
             remove: NO_SQUARE,
+            more: [NO_SQUARE; 2],
         }
     }
 
@@ -141,6 +206,7 @@ impl Move {
             from,
             to,
             remove: NO_SQUARE,
+            more: [NO_SQUARE; 2],
         }
     }
 
@@ -150,12 +216,34 @@ impl Move {
             from: NO_SQUARE,
             to: NO_SQUARE,
             remove: sq,
+            more: [NO_SQUARE; 2],
         }
     }
 
-    /// The same move with a removal of `sq`.
-    pub fn with_removal(self, sq: u8) -> Move {
-        Move { remove: sq, ..self }
+    /// The same move with a removal of `sq` (after those it already has).
+    pub fn with_removal(mut self, sq: u8) -> Move {
+        if self.remove == NO_SQUARE {
+            self.remove = sq;
+        } else if let Some(slot) = self.more.iter_mut().find(|s| **s == NO_SQUARE) {
+            *slot = sq;
+        }
+        self
+    }
+
+    /// The stones the move removes, in order.
+    pub fn removals(&self) -> impl Iterator<Item = u8> + '_ {
+        std::iter::once(self.remove)
+            .chain(self.more)
+            .filter(|&s| s != NO_SQUARE)
+    }
+
+    /// The same move without its removals.
+    pub fn without_removals(self) -> Move {
+        Move {
+            remove: NO_SQUARE,
+            more: [NO_SQUARE; 2],
+            ..self
+        }
     }
 
     /// Is this a placement?
@@ -171,14 +259,5 @@ impl Move {
     /// Does the move remove a stone?
     pub fn removes(&self) -> bool {
         self.remove != NO_SQUARE
-    }
-}
-
-impl fmt::Display for Color {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Color::White => "white",
-            Color::Black => "black",
-        })
     }
 }

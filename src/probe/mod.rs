@@ -253,7 +253,7 @@ impl Tablebase {
         if let Some(v) = Self::by_count(pos) {
             return Ok(v);
         }
-        if pos.pending_removal {
+        if pos.pending_removal() {
             return Ok(best_value(
                 self.move_values_unsorted(pos)?.iter().map(|m| m.value),
             ));
@@ -278,7 +278,7 @@ impl Tablebase {
             // Over by the removal that just reset the counter.
             return Ok(NMoveRule::NONE.at_counter(v, 0));
         }
-        if pos.pending_removal {
+        if pos.pending_removal() {
             // The removal comes before any check of the counter and resets it.
             let best = self.move_values_at_unsorted(pos, 0)?;
             return Ok(best_rule_value(best.iter().map(|m| m.value)));
@@ -310,7 +310,7 @@ impl Tablebase {
         counter: u32,
     ) -> Result<Vec<MoveRuleValue>, ProbeError> {
         let rule = self.rule();
-        let counter = if pos.pending_removal { 0 } else { counter };
+        let counter = if pos.pending_removal() { 0 } else { counter };
         self.moves(pos)
             .into_iter()
             .map(|mv| {
@@ -375,7 +375,7 @@ impl Tablebase {
             if Self::by_count(&cur).is_some() {
                 return Ok(PvEnd::GameOver);
             }
-            if rule.is_active() && !cur.pending_removal && counter >= u32::from(rule.n()) {
+            if rule.is_active() && !cur.pending_removal() && counter >= u32::from(rule.n()) {
                 return Ok(PvEnd::NMoveRule);
             }
             if plies >= max_plies {
@@ -408,7 +408,7 @@ impl Tablebase {
         if let Some(v) = Self::by_count(pos) {
             return Ok(Wdl::of(v));
         }
-        if pos.pending_removal {
+        if pos.pending_removal() {
             let best = self
                 .move_wdls(pos)?
                 .into_iter()

@@ -250,7 +250,7 @@ impl Tablebase {
     /// position the tables do not store (one no game reaches, in tables generated without
     /// those).
     pub fn value_if_present(&self, pos: &Position, counter: u32) -> Option<RuleValue> {
-        if pos.pending_removal {
+        if pos.pending_removal() {
             return None;
         }
         let sector = Sector::of_position(pos);

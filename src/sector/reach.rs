@@ -220,12 +220,11 @@ mod tests {
                     flagged += 1;
                     continue;
                 }
-                let p = Position {
-                    stones: [us, them],
-                    in_hand: [s.wf, s.bf],
-                    to_move: crate::game::position::Color::White,
-                    pending_removal: false,
-                };
+                let p = Position::new(
+                    [us, them],
+                    [s.wf, s.bf],
+                    crate::game::position::Color::White,
+                );
                 for m in legal_moves(&v, &p, Convention::Combined) {
                     let q = play(&v, &p, m);
                     let (t, u, th) = sector_of(&q);

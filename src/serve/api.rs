@@ -219,7 +219,7 @@ impl Explorer {
             "fen": format_position_info(v, &pos, info),
             "to_move": pos.to_move.to_string(),
             "phase": if pos.in_hand.iter().any(|&h| h > 0) { "placing" } else { "moving" },
-            "pending_removal": pos.pending_removal,
+            "pending_removal": pos.pending_removal(),
             "stones": {"white": stones(Color::White), "black": stones(Color::Black)},
             "in_hand": {"white": pos.in_hand[0], "black": pos.in_hand[1]},
             "rule": rule_json(rule, info.counter),
@@ -264,7 +264,8 @@ impl Explorer {
             Some(Outcome::Draw) => (None, "the board is full".to_string()),
             None => {
                 let rule = self.tb.rule();
-                if rule.is_active() && !pos.pending_removal && info.counter >= u32::from(rule.n()) {
+                if rule.is_active() && !pos.pending_removal() && info.counter >= u32::from(rule.n())
+                {
                     let reason = format!(
                         "{} plies without a removal or placement: drawn by the {rule}",
                         info.counter
@@ -479,7 +480,7 @@ impl Explorer {
             None => {
                 let rule = self.tb.rule();
                 let drawn = rule.is_active()
-                    && !next.pending_removal
+                    && !next.pending_removal()
                     && info.counter >= u32::from(rule.n());
                 return drawn.then_some(Value::Draw);
             }

@@ -10,7 +10,7 @@
 //! move's set sent nearly every read to a random place in gigabytes.
 
 use super::{ExitSummary, Exits, Progress};
-use crate::game::rules::{Bits, FullBoard, Variant, points as bits};
+use crate::game::rules::{Bits, BoardFull, Variant, points as bits};
 use crate::game::value::{NMoveRule, UNUSED, Value};
 use crate::sector::index::{SectorIndex, UsFrame, colex_rank, combinations, pdep};
 use crate::sector::reach::ReachFilter;
@@ -63,7 +63,7 @@ pub(super) fn exit_only_pass(
                 }
                 let value = if combo == open {
                     // No move: the full-board rule, else the side to move has lost.
-                    if v.full_board == FullBoard::Draw {
+                    if v.board_full == BoardFull::Draw {
                         Value::Draw
                     } else {
                         rule.blocked()

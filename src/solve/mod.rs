@@ -28,7 +28,7 @@
 mod cells;
 mod exit_only;
 
-use crate::game::rules::{Bits, FullBoard, Variant, points as bits};
+use crate::game::rules::{Bits, BoardFull, Variant, points as bits};
 use crate::game::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
 use crate::sector::graph::{Component, can_slide};
 use crate::sector::index::{Sector, SectorIndex, next_combination, pdep};
@@ -690,7 +690,7 @@ fn forward_pass(
                 }
                 debug_assert!(internal < 256);
                 let state = if !any_move {
-                    if empty == 0 && v.full_board == FullBoard::Draw {
+                    if empty == 0 && v.board_full == BoardFull::Draw {
                         CANNOT_LOSE
                     } else {
                         let level = rule.blocked().plies().unwrap_or(0);

@@ -13,6 +13,16 @@ use xxhash_rust::xxh3::xxh3_64;
 /// Length of the variant name field.
 const NAME_LEN: usize = 16;
 
+/// A variant's name as the header stores it: its first 16 bytes (`twelve-mens-morris` is
+/// stored as `twelve-mens-morr`; the rules fingerprint tells the rule sets apart).
+pub(crate) fn stored_name(name: &str) -> &str {
+    let mut n = name.len().min(NAME_LEN);
+    while !name.is_char_boundary(n) {
+        n -= 1;
+    }
+    &name[..n]
+}
+
 /// The decoded header of a table file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Header {
@@ -184,7 +194,7 @@ impl Header {
         }
         // The expected variant, rules and sector first: the most useful message for a file in
         // the wrong place.
-        if header.variant != expect.variant.name {
+        if header.variant != stored_name(expect.variant.name) {
             return Err(Corruption::OtherVariant {
                 found: header.variant,
                 expected: expect.variant.name.to_string(),

@@ -124,7 +124,8 @@ impl WriteReport {
 ///
 /// [`TableError::InvalidInput`] for what cannot be written: a block size that is not a positive
 /// multiple of 4 (at most 2^24 slots), a zstd level outside 1 to 22, `options.removal_dont_care`
-/// (see [`crate::format::compact_sector`]), a variant name longer than 16 bytes, values of the wrong
+/// (see [`crate::format::compact_sector`]), rules that tables do not follow yet
+/// ([`Variant::unsupported_by_tables`]), values of the wrong
 /// length, or a value code not valid at its slot ([`UNUSED`] at a used slot or a value at an unused
 /// one); [`TableError::NoSuchSector`] if `sector` does not fit the variant; [`TableError::Io`]
 /// naming the file if a file cannot be written, synced or renamed into place.
@@ -186,10 +187,11 @@ pub(crate) fn write_sector_lowering(
             return invalid(format!("zstd level {level}: must be 1 to 22"));
         }
     }
-    if variant.name.len() > 16 {
+    let unsupported = variant.unsupported_by_tables();
+    if !unsupported.is_empty() {
         return invalid(format!(
-            "variant name '{}' is longer than 16 bytes",
-            variant.name
+            "tables do not follow the rule(s) {} of {variant} yet",
+            unsupported.join(", ")
         ));
     }
     if !sector.fits(variant) {

@@ -26,17 +26,16 @@ pub fn key_of(in_hand: [u8; 2], stones: u64) -> u64 {
 
 /// The normalised position of a key.
 pub fn position_of(key: u64) -> Position {
-    Position {
-        stones: [(key >> 24) as Bits & 0xFF_FFFF, key as Bits & 0xFF_FFFF],
-        in_hand: [(key >> 52) as u8 & 0xF, (key >> 48) as u8 & 0xF],
-        to_move: Color::White,
-        pending_removal: false,
-    }
+    Position::new(
+        [(key >> 24) as Bits & 0xFF_FFFF, key as Bits & 0xFF_FFFF],
+        [(key >> 52) as u8 & 0xF, (key >> 48) as u8 & 0xF],
+        Color::White,
+    )
 }
 
 /// The sector of a normalised position.
 pub fn sector_of(pos: &Position) -> Sector {
-    assert!(pos.to_move == Color::White && !pos.pending_removal);
+    assert!(pos.to_move == Color::White && !pos.pending_removal());
     Sector::new(
         pos.stones[0].count_ones() as u8,
         pos.stones[1].count_ones() as u8,

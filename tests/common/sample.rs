@@ -28,12 +28,7 @@ pub fn random_position(rng: &mut Rng, sectors: &[(u8, u8)]) -> Option<Position> 
     let mut stones = [0; 2];
     stones[to_move.index()] = us;
     stones[to_move.other().index()] = them;
-    let pos = Position {
-        stones,
-        in_hand: [0, 0],
-        to_move,
-        pending_removal: false,
-    };
+    let pos = Position::new(stones, [0, 0], to_move);
     if outcome(&v, &pos).is_some() {
         return None;
     }
@@ -41,7 +36,7 @@ pub fn random_position(rng: &mut Rng, sectors: &[(u8, u8)]) -> Option<Position> 
         return legal_moves(&v, &pos, Convention::Split)
             .into_iter()
             .map(|m| play(&v, &pos, m))
-            .find(|p| p.pending_removal);
+            .find(|p| p.pending_removal());
     }
     Some(pos)
 }

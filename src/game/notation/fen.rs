@@ -1,7 +1,8 @@
 //! Sanmill position strings ("FEN"): reading and writing whole positions.
 
-use crate::game::position::{Color, Position};
-use crate::game::rules::{Board, Variant};
+use crate::game::movegen::settle;
+use crate::game::position::{Color, NO_SLIDE, Position};
+use crate::game::rules::{Bits, Board, BoardFull, NO_SQUARE, PlacingMill, Stalemate, Variant};
 use std::fmt;
 
 /// The keyword that [`parse_position`] reads as the variant's initial position.
@@ -40,10 +41,13 @@ pub enum PositionError {
         /// 1-based group number.
         group: usize,
     },
-    /// A blocked point (`X`); no supported variant has them.
+    /// A marked point (`X`) where the rules have none: marks exist only under
+    /// `placing-mill=mark`, while stones are still in hand.
     BlockedPoint {
         /// The square.
         square: &'static str,
+        /// Why it cannot be there.
+        reason: &'static str,
     },
     /// A field with a value outside its allowed set (side, phase, action, suffix).
     BadValue {
@@ -131,11 +135,9 @@ impl fmt::Display for PositionError {
                 "board field: unknown character '{ch}' in group {group} (expected O white, \
                  @ black, * empty)"
             ),
-            PositionError::BlockedPoint { square } => write!(
-                f,
-                "board field: blocked point (X) on {square}: no supported variant has \
-                 blocked points"
-            ),
+            PositionError::BlockedPoint { square, reason } => {
+                write!(f, "board field: marked point (X) on {square}: {reason}")
+            }
             PositionError::BadValue {
                 field,
                 found,
@@ -309,7 +311,7 @@ pub fn parse_position_info(
         });
     }
     let board = variant.board();
-    let stones = parse_board(board, fields[0])?;
+    let (stones, marks) = parse_board(board, fields[0])?;
 
     let to_move = match fields[1] {
         "w" => Color::White,
@@ -329,7 +331,7 @@ pub fn parse_position_info(
             expected: "r (ready), p (placing), m (moving) or o (game over)",
         });
     }
-    let pending_removal = match fields[3] {
+    let removing = match fields[3] {
         "p" | "s" => false,
         "r" => true,
         other => {
@@ -343,9 +345,24 @@ pub fn parse_position_info(
 
     // Suffixes first: `ids:nodes` decides how the square ids read.
     let mut node_ids = false;
+    let (mut again, mut adjacent_removal) = (false, false);
     for &suffix in &fields[REQUIRED_FIELDS..] {
         if suffix == NODE_IDS_MARKER {
             node_ids = true;
+        } else if let Some(flags) = suffix.strip_prefix(STATE_SUFFIX) {
+            for flag in flags.split('+') {
+                match flag {
+                    "again" => again = true,
+                    "adjacent" => adjacent_removal = true,
+                    _ => {
+                        return Err(PositionError::BadValue {
+                            field: "suffix",
+                            found: suffix.to_string(),
+                            expected: "x: followed by again, adjacent or again+adjacent",
+                        });
+                    }
+                }
+            }
         } else if !["c:", "i:", "l:", "p:"]
             .iter()
             .any(|prefix| suffix.starts_with(prefix))
@@ -353,7 +370,7 @@ pub fn parse_position_info(
             return Err(PositionError::BadValue {
                 field: "suffix",
                 found: suffix.to_string(),
-                expected: "a token starting with c:, i:, l: or p:, or the marker ids:nodes",
+                expected: "a token starting with c:, i:, l:, p: or x:, or the marker ids:nodes",
             });
         }
     }
@@ -366,7 +383,11 @@ pub fn parse_position_info(
     }
     let mut remove = [0i64; 2];
     for (i, r) in remove.iter_mut().enumerate() {
-        *r = signed(NUMBER_FIELDS[4 + i], num[4 + i], "0 or 1")?;
+        *r = signed(
+            NUMBER_FIELDS[4 + i],
+            num[4 + i],
+            "a whole number (negative: own stones)",
+        )?;
     }
     let mut squares = [0i64; 4];
     for (k, id) in squares.iter_mut().enumerate() {
@@ -374,8 +395,17 @@ pub fn parse_position_info(
         let shown = node_ids.then_some(SquareIds::Nodes);
         *id = signed(NUMBER_FIELDS[i], num[i], &square_range(board.len(), shown))?;
     }
-    read_square_ids(board.len(), node_ids, squares)?;
-    number(NUMBER_FIELDS[10], num[10], u64::MAX)?;
+    let ids = read_square_ids(board.len(), node_ids, squares)?;
+    let point = |id: i64| match ids {
+        SquareIds::Nodes if id >= 0 => id as u8,
+        SquareIds::Legacy if id >= 8 => (id - 8) as u8,
+        _ => NO_SQUARE,
+    };
+    let slide = |k: usize| match (point(squares[k]), point(squares[k + 1])) {
+        (NO_SQUARE, _) | (_, NO_SQUARE) => NO_SLIDE,
+        pair => pair,
+    };
+    let mills_mask = number(NUMBER_FIELDS[10], num[10], u64::MAX)?;
     let counter = number(NUMBER_FIELDS[11], num[11], u64::from(u32::MAX))? as u32;
     let full_move = number(NUMBER_FIELDS[12], num[12], u64::from(u32::MAX))?;
     if full_move == 0 {
@@ -409,13 +439,25 @@ pub fn parse_position_info(
         }
     }
 
-    let pos = Position {
+    check_marks(variant, board, marks, in_hand)?;
+    let mut pos = Position {
         stones,
         in_hand,
         to_move,
-        pending_removal,
+        marks,
+        again,
+        adjacent_removal,
+        ..Position::start(variant)
     };
-    check_removal(&pos, remove)?;
+    if variant.repeated_mills_restricted {
+        pos.last_mill_slide = [slide(0), slide(2)];
+    }
+    if variant.one_time_mill {
+        let side = |half: u64| from_square_bits(board, half as Bits);
+        pos.used_mill_points = [side(mills_mask >> 32), side(mills_mask & 0xFFFF_FFFF)];
+    }
+    pos.removals = check_removal(variant, &pos, removing, remove)?;
+    let pos = settle(variant, &pos);
     let info = PositionInfo {
         counter,
         full_move: full_move as u32,
@@ -500,52 +542,109 @@ fn read_square_ids(
     Ok(ids)
 }
 
-/// Check the removal counts against the action and the stones.
-fn check_removal(pos: &Position, remove: [i64; 2]) -> Result<(), PositionError> {
+/// The suffix of a position string that carries the state of a turn that the Sanmill fields
+/// do not: `x:again` (the last side to remove moves again), `x:adjacent` (a stalemate
+/// removal: next to the remover's stones, mill protection ignored), or both joined by `+`.
+const STATE_SUFFIX: &str = "x:";
+
+/// Sanmill's square bits (bit `point + 8`) as a point set.
+fn from_square_bits(board: &Board, bits: Bits) -> Bits {
+    (bits >> 8) & board.full()
+}
+
+/// A point set as Sanmill's square bits (bit `point + 8`).
+fn to_square_bits(set: Bits) -> u64 {
+    u64::from(set) << 8
+}
+
+/// Check marked points against the rules: only under `placing-mill=mark`, only while stones
+/// are in hand.
+fn check_marks(
+    variant: &Variant,
+    board: &Board,
+    marks: Bits,
+    in_hand: [u8; 2],
+) -> Result<(), PositionError> {
+    if marks == 0 {
+        return Ok(());
+    }
+    let square = board.name(marks.trailing_zeros() as u8);
+    let reason = if variant.placing_mill != PlacingMill::Mark {
+        "marks occur only under placing-mill=mark"
+    } else if in_hand == [0, 0] {
+        "marks vanish when placing ends, and no stone is in hand"
+    } else {
+        return Ok(());
+    };
+    Err(PositionError::BlockedPoint { square, reason })
+}
+
+/// Check the removal counts against the action, the rules and the stones; the counts.
+fn check_removal(
+    variant: &Variant,
+    pos: &Position,
+    removing: bool,
+    remove: [i64; 2],
+) -> Result<[i8; 2], PositionError> {
     let err = |message: String| Err(PositionError::Removal { message });
     let me = pos.to_move;
+    let by_counts = variant.placing_mill == PlacingMill::ByMillCounts;
+    let sequences = by_counts
+        || matches!(
+            variant.board_full,
+            BoardFull::WhiteThenBlack | BoardFull::BlackThenWhite
+        )
+        || variant.stalemate == Stalemate::BothRemove;
+    let most = if by_counts {
+        i64::from(variant.stones)
+    } else if variant.multiple_removals {
+        3
+    } else {
+        1
+    };
     for color in [Color::White, Color::Black] {
         let r = remove[color.index()];
-        if r < 0 {
+        if r < 0 && !(by_counts && r == -1) {
             return err(format!(
-                "{color} to remove: {r}, expected 0 or 1 (negative counts are not supported)"
+                "{color} to remove: {r}; a side removes its own stone (-1) only under \
+                 placing-mill=by-mill-counts"
             ));
         }
-        if r > 1 {
+        if r > most {
             return err(format!(
-                "{color} to remove: {r}, but removing {r} stones at once is not supported: \
-                 these rules remove one stone per move, however many mills it closes"
+                "{color} to remove: {r}, but these rules remove at most {most} stone(s) at \
+                 a time"
             ));
         }
-        if r == 1 && color != me {
+        if r != 0 && color != me && !sequences {
             return err(format!(
-                "{color} to remove: 1, but it is {me} to move; only the side to move can have \
-                 a removal pending"
+                "{color} to remove: {r}, but it is {me} to move; under these rules only the \
+                 side to move can have a removal pending"
             ));
         }
     }
     let mine = remove[me.index()];
-    if pos.pending_removal && mine != 1 {
+    if removing && mine == 0 {
         return err(format!(
-            "action r (remove) needs {me} to remove to be 1, found {mine}"
+            "action r (remove) needs {me} to remove to be non-zero, found 0"
         ));
     }
-    if !pos.pending_removal && mine != 0 {
+    if !removing && mine != 0 {
         return err(format!(
             "{me} to remove: {mine}, but the action is not r (remove)"
         ));
     }
-    if pos.pending_removal && pos.them() == 0 {
+    if removing && mine > 0 && pos.them() == 0 {
         return err(format!(
             "action r (remove): {} has no stone on the board to remove",
             me.other()
         ));
     }
-    Ok(())
+    Ok([remove[0] as i8, remove[1] as i8])
 }
 
-/// Read the board field into white and black stone sets.
-fn parse_board(board: &Board, field: &str) -> Result<[u32; 2], PositionError> {
+/// Read the board field into white and black stone sets and the marked points.
+fn parse_board(board: &Board, field: &str) -> Result<([u32; 2], Bits), PositionError> {
     let groups: Vec<&str> = field.split('/').collect();
     let sizes = board.group_sizes();
     if groups.len() != sizes.len() {
@@ -555,6 +654,7 @@ fn parse_board(board: &Board, field: &str) -> Result<[u32; 2], PositionError> {
         });
     }
     let mut stones = [0u32; 2];
+    let mut marks = 0;
     let mut point = 0u8;
     for (g, (group, &size)) in groups.iter().zip(sizes).enumerate() {
         let found = group.chars().count();
@@ -570,17 +670,13 @@ fn parse_board(board: &Board, field: &str) -> Result<[u32; 2], PositionError> {
                 'O' => stones[0] |= 1 << point,
                 '@' => stones[1] |= 1 << point,
                 '*' => {}
-                'X' => {
-                    return Err(PositionError::BlockedPoint {
-                        square: board.name(point),
-                    });
-                }
+                'X' => marks |= 1 << point,
                 _ => return Err(PositionError::BoardChar { ch, group: g + 1 }),
             }
             point += 1;
         }
     }
-    Ok(stones)
+    Ok((stones, marks))
 }
 
 /// Write a position as a Sanmill position string in the form Sanmill writes by default: node
@@ -614,6 +710,8 @@ pub fn format_position_info(variant: &Variant, pos: &Position, info: PositionInf
                 'O'
             } else if pos.stones[1] & bit != 0 {
                 '@'
+            } else if pos.marks & bit != 0 {
+                'X'
             } else {
                 '*'
             });
@@ -629,24 +727,39 @@ pub fn format_position_info(variant: &Variant, pos: &Position, info: PositionInf
     } else {
         'm'
     };
-    let action = if pos.pending_removal {
+    let action = if pos.pending_removal() {
         'r'
     } else if pos.in_hand[pos.to_move.index()] > 0 {
         'p'
     } else {
         's'
     };
-    let remove = |c: Color| u8::from(pos.pending_removal && pos.to_move == c);
+    let id = |p: u8| if p == NO_SQUARE { -1 } else { i32::from(p) };
+    let [(wf, wt), (bf, bt)] = pos.last_mill_slide;
+    let mills =
+        to_square_bits(pos.used_mill_points[0]) << 32 | to_square_bits(pos.used_mill_points[1]);
     s.push_str(&format!(
-        " {side} {phase} {action} {} {} {} {} {} {} -1 -1 -1 -1 0 {} {} {NODE_IDS_MARKER}",
+        " {side} {phase} {action} {} {} {} {} {} {} {} {} {} {} {mills} {} {} {NODE_IDS_MARKER}",
         pos.on_board(Color::White),
         pos.in_hand[0],
         pos.on_board(Color::Black),
         pos.in_hand[1],
-        remove(Color::White),
-        remove(Color::Black),
+        pos.removals[0],
+        pos.removals[1],
+        id(wf),
+        id(wt),
+        id(bf),
+        id(bt),
         info.counter,
         info.full_move,
     ));
+    let flags: Vec<&str> = [(pos.again, "again"), (pos.adjacent_removal, "adjacent")]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|&(_, name)| name)
+        .collect();
+    if !flags.is_empty() {
+        s.push_str(&format!(" {STATE_SUFFIX}{}", flags.join("+")));
+    }
     s
 }

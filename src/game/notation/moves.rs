@@ -70,7 +70,8 @@ fn square(board: &Board, name: &str) -> Result<u8, MoveError> {
     })
 }
 
-/// Read a move (`d6`, `a1-a4`, `d6xg7`, `a1-a4xg7` or `xg7`) on the variant's board. Upper
+/// Read a move (`d6`, `a1-a4`, `d6xg7`, `a1-a4xg7`, up to three removals as in `a1-a4xg7xd5`, or
+/// `xg7`) on the variant's board. Upper
 /// case letters are accepted. Legality is not checked: see [`parse_legal_move`].
 ///
 /// # Errors
@@ -92,19 +93,24 @@ pub fn parse_move(variant: &Variant, text: &str) -> Result<Move, MoveError> {
     if lower.chars().any(char::is_whitespace) {
         return Err(malformed("it contains spaces"));
     }
-    let (body, removal) = match lower.split_once('x') {
-        Some((body, removal)) => (body, Some(removal)),
-        None => (lower.as_str(), None),
-    };
-    let remove = match removal {
-        None => NO_SQUARE,
-        Some("") => return Err(malformed("no square after 'x'")),
-        Some(r) if r.contains('x') => return Err(malformed("more than one 'x'")),
-        Some(r) if r.contains('-') => return Err(malformed("'-' after the removal")),
-        Some(r) => square(board, r)?,
-    };
+    let mut parts = lower.split('x');
+    let body = parts.next().unwrap_or_default();
+    let mut removals = Vec::new();
+    for r in parts {
+        match r {
+            "" => return Err(malformed("no square after 'x'")),
+            r if r.contains('-') => return Err(malformed("'-' after the removal")),
+            r => removals.push(square(board, r)?),
+        }
+    }
+    if removals.len() > 3 {
+        return Err(malformed("more than three removals"));
+    }
     if body.is_empty() {
-        return Ok(Move::removal(remove));
+        return match removals[..] {
+            [r] => Ok(Move::removal(r)),
+            _ => Err(malformed("more than one 'x' in a lone removal")),
+        };
     }
     let mv = match body.split_once('-') {
         None => Move::place(square(board, body)?),
@@ -119,7 +125,7 @@ pub fn parse_move(variant: &Variant, text: &str) -> Result<Move, MoveError> {
             Move::slide(from, to)
         }
     };
-    Ok(mv.with_removal(remove))
+    Ok(removals.into_iter().fold(mv, Move::with_removal))
 }
 
 /// Write a move in Sanmill notation (`d6`, `a1-a4`, `d6xg7`, `a1-a4xg7`, `xg7`).
@@ -133,9 +139,9 @@ pub fn format_move(variant: &Variant, mv: Move) -> String {
     if mv.to != NO_SQUARE {
         s.push_str(board.name(mv.to));
     }
-    if mv.removes() {
+    for r in mv.removals() {
         s.push('x');
-        s.push_str(board.name(mv.remove));
+        s.push_str(board.name(r));
     }
     s
 }
@@ -156,8 +162,17 @@ pub fn parse_legal_move(
     conv: Convention,
 ) -> Result<Move, MoveError> {
     let mv = parse_move(variant, text)?;
-    if movegen::is_legal(variant, pos, mv, conv) {
-        return Ok(mv);
+    // Several removals of one move may be written in any order that is legal.
+    let sorted = |m: &Move| {
+        let mut r: Vec<u8> = m.removals().collect();
+        r.sort_unstable();
+        r
+    };
+    let legal = movegen::legal_moves(variant, pos, conv);
+    if let Some(&found) = legal.iter().find(|&&m| {
+        m == mv || (m.without_removals() == mv.without_removals() && sorted(&m) == sorted(&mv))
+    }) {
+        return Ok(found);
     }
     Err(MoveError::Illegal {
         text: format_move(variant, mv),
@@ -168,8 +183,24 @@ pub fn parse_legal_move(
 /// Why the removal of `r` by the side to move is not allowed, if it is not.
 fn removal_problem(variant: &Variant, pos: &Position, r: u8) -> Option<String> {
     let board = variant.board();
-    let opp = pos.to_move.other();
+    let me = pos.to_move;
+    let opp = me.other();
     let them = pos.them();
+    if pos.removals[me.index()] < 0 {
+        if pos.us() & (1 << r) == 0 {
+            return Some(format!(
+                "{} has no {me} stone to remove (own stone)",
+                board.name(r)
+            ));
+        }
+        return None;
+    }
+    if pos.adjacent_removal && movegen::removable(variant, pos) & (1 << r) == 0 {
+        return Some(format!(
+            "{} is not a {opp} stone next to a {me} stone (a blocked side removes one)",
+            board.name(r)
+        ));
+    }
     if them & (1 << r) == 0 {
         return Some(format!("{} has no {opp} stone to remove", board.name(r)));
     }
@@ -193,7 +224,7 @@ fn illegal_reason(variant: &Variant, pos: &Position, mv: Move, conv: Convention)
         Some(Outcome::Draw) => return "the game is over: drawn".to_string(),
         None => {}
     }
-    if pos.pending_removal {
+    if pos.pending_removal() {
         if !mv.is_lone_removal() {
             return format!(
                 "{me} has closed a mill and must first remove a {opp} stone (x<square>)"
@@ -241,14 +272,11 @@ fn illegal_reason(variant: &Variant, pos: &Position, mv: Move, conv: Convention)
     if occupied & (1 << mv.to) != 0 {
         return format!("{to} is occupied");
     }
+    if pos.marks & (1 << mv.to) != 0 {
+        return format!("{to} is marked: no stone may be placed there until placing ends");
+    }
     let closes = board.in_mill(after, mv.to);
-    let plain = format_move(
-        variant,
-        Move {
-            remove: NO_SQUARE,
-            ..mv
-        },
-    );
+    let plain = format_move(variant, mv.without_removals());
     if mv.removes() {
         if !closes {
             return format!("{plain} closes no mill, so it removes no stone");
@@ -324,7 +352,8 @@ mod tests {
             ("   ", "empty move"),
             ("h9", "unknown square 'h9'"),
             ("d6x", "no square after 'x'"),
-            ("d6xg7xa1", "more than one 'x'"),
+            ("xd6xg7", "more than one 'x' in a lone removal"),
+            ("a1-a4xd6xg7xb4xb6", "more than three removals"),
             ("-a4", "no square before '-'"),
             ("a1-", "no square after '-'"),
             ("a1-a4-a7", "more than one '-'"),
@@ -369,15 +398,14 @@ mod tests {
         assert!(illegal(&start, "xg7", c).contains("only in the split convention"));
 
         // Moving phase: white a1, a4 (b6, d2 elsewhere), black d7, g7, g4.
-        let moving = Position {
-            stones: [
+        let moving = Position::new(
+            [
                 set(&["a1", "a4", "b6", "d2"]),
                 set(&["d7", "g7", "g4", "e4"]),
             ],
-            in_hand: [0, 0],
-            to_move: Color::White,
-            pending_removal: false,
-        };
+            [0, 0],
+            Color::White,
+        );
         assert!(illegal(&moving, "d6", c).contains("white has no stones in hand"));
         assert!(illegal(&moving, "d1-d2", c).contains("d1 has no white stone"));
         assert!(illegal(&moving, "a1-a4", c).contains("a4 is occupied"));
@@ -386,15 +414,14 @@ mod tests {
         assert!(illegal(&moving, "a1-d1xg7", c).contains("closes no mill"));
 
         // White a1, a4 and d1: d1-... let white close a1-a4-a7 by b6-a7? not adjacent.
-        let mill = Position {
-            stones: [
+        let mill = Position::new(
+            [
                 set(&["a1", "a4", "d7", "b4"]),
                 set(&["g7", "g4", "g1", "e4"]),
             ],
-            in_hand: [0, 0],
-            to_move: Color::White,
-            pending_removal: false,
-        };
+            [0, 0],
+            Color::White,
+        );
         // d7-a7 closes a1-a4-a7; black's g7, g4, g1 form a mill, e4 is free.
         let e = illegal(&mill, "d7-a7", c);
         assert!(
@@ -410,7 +437,7 @@ mod tests {
         assert!(e.contains("play d7-a7, then xe4"), "{e}");
         let mv = parse_legal_move(&v, &mill, "d7-a7", split).unwrap();
         let pending = play(&v, &mill, mv);
-        assert!(pending.pending_removal);
+        assert!(pending.pending_removal());
         assert!(illegal(&pending, "b4-c4", split).contains("must first remove"));
         assert!(illegal(&pending, "xg7", split).contains("g7 stands in a black mill"));
         assert_eq!(
@@ -430,12 +457,11 @@ mod tests {
         assert!(parse_legal_move(&v, &fly, "e4-c3", c).is_ok());
 
         // Game over.
-        let over = Position {
-            stones: [set(&["a1", "a4"]), set(&["d7", "g7", "g4"])],
-            in_hand: [0, 0],
-            to_move: Color::White,
-            pending_removal: false,
-        };
+        let over = Position::new(
+            [set(&["a1", "a4"]), set(&["d7", "g7", "g4"])],
+            [0, 0],
+            Color::White,
+        );
         assert!(illegal(&over, "a1-d1", c).contains("the game is over: white has lost"));
     }
 

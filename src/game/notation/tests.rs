@@ -35,7 +35,7 @@ fn rules_examples() {
     let pos = parse_position(&v, MOVING).unwrap();
     assert_eq!(pos.to_move, Color::Black);
     assert_eq!(pos.in_hand, [0, 0]);
-    assert!(!pos.pending_removal);
+    assert!(!pos.pending_removal());
     assert_eq!(pos.stones[0], set(&["e3", "b6", "d7", "g7", "a7"]));
     assert_eq!(pos.stones[1], set(&["c4", "d6", "b2", "g4", "a4"]));
     let printed = format_position(&v, &pos);
@@ -71,7 +71,7 @@ fn remove_pending() {
     // White has just placed a7, closing a7-d7-g7, and must remove a black stone.
     let text = "**O**O**/**@*@*@@/OO*****O w p r 5 4 4 5 1 0 0 0 0 0 0 0 1";
     let pos = parse_position(&v, text).unwrap();
-    assert!(pos.pending_removal);
+    assert!(pos.pending_removal());
     assert_eq!(pos.to_move, Color::White);
     assert_eq!(
         format_position(&v, &pos),
@@ -82,7 +82,7 @@ fn remove_pending() {
     assert_eq!(names, ["xf4", "xd2", "xb4", "xb6"]);
     let black = "**O**O**/**@*@*@@/OO*****O b p r 5 4 4 5 0 1 0 0 0 0 0 0 1";
     let pos = parse_position(&v, black).unwrap();
-    assert_eq!((pos.to_move, pos.pending_removal), (Color::Black, true));
+    assert_eq!((pos.to_move, pos.pending_removal()), (Color::Black, true));
 }
 
 #[test]
@@ -143,7 +143,7 @@ fn malformed_positions() {
         ),
         (
             "********/**X*****/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
-            "blocked point (X) on f4",
+            "marked point (X) on f4: marks occur only under placing-mill=mark",
         ),
         (
             "********/********/******** x p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
@@ -187,15 +187,15 @@ fn malformed_positions() {
         ),
         (
             "********/********/******** w p p 0 9 0 9 2 0 0 0 0 0 0 0 1",
-            "removing 2 stones at once is not supported",
+            "white to remove: 2, but these rules remove at most 1 stone(s) at a time",
         ),
         (
             "********/********/******** w p p 0 9 0 9 -1 0 0 0 0 0 0 0 1",
-            "negative counts are not supported",
+            "own stone (-1) only under placing-mill=by-mill-counts",
         ),
         (
             "********/********/******** w p p 0 9 0 9 0 x 0 0 0 0 0 0 1",
-            "black to remove: 'x', expected 0 or 1",
+            "black to remove: 'x', expected a whole number",
         ),
         (
             "********/********/******** w p p 0 9 0 9 0 1 0 0 0 0 0 0 1",
@@ -203,7 +203,7 @@ fn malformed_positions() {
         ),
         (
             "********/********/******** w p r 0 9 0 9 0 0 0 0 0 0 0 0 1",
-            "action r (remove) needs white to remove to be 1, found 0",
+            "action r (remove) needs white to remove to be non-zero, found 0",
         ),
         (
             "********/********/******** w p p 0 9 0 9 1 0 0 0 0 0 0 0 1",
@@ -385,5 +385,54 @@ fn printed_positions_are_sanmills_form_and_read_back() {
             Ok((start, info)),
             "{legacy}"
         );
+    }
+}
+
+mod rule_options {
+    use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play};
+    use crate::game::notation::parse_position;
+    use crate::game::position::Color;
+    use crate::game::rules::Variant;
+
+    #[test]
+    fn full_board_actions() {
+        // Fill the diagonal board with 12 stones each where nobody has a mill: read it.
+        let text = "@O@O@O@O/O@O@O@O@/@O@O@O@O w m s 12 0 12 0 0 0 0 0 0 0 0 0 1";
+        for (set_name, expect) in [
+            ("twelve", Some(Outcome::Draw)),
+            ("twelve-mens-morris", Some(Outcome::Loss)),
+            ("morabaraba", Some(Outcome::Draw)),
+        ] {
+            let v = Variant::by_name(set_name).unwrap();
+            let p = parse_position(&v, text).unwrap();
+            assert_eq!(outcome(&v, &p), expect, "{set_name}");
+        }
+        let zhi = Variant::by_name("zhi-qi").unwrap();
+        let p = parse_position(&zhi, text).unwrap();
+        assert_eq!((p.to_move, p.removals), (Color::White, [1, 1]));
+        let r = legal_moves(&zhi, &p, Convention::Split)[0];
+        let p = play(&zhi, &p, r);
+        assert_eq!((p.to_move, p.removals), (Color::Black, [0, 1]));
+        let r = legal_moves(&zhi, &p, Convention::Split)[0];
+        let p = play(&zhi, &p, r);
+        assert_eq!((p.to_move, p.removals), (Color::White, [0, 0]));
+    }
+
+    #[test]
+    fn el_filja_removes_by_mill_counts_when_the_board_is_full() {
+        let v = Variant::by_name("el-filja").unwrap();
+        // White holds the mill a7-d7-g7 (one mill), black none.
+        let text = "@O@O@O@O/O@O@O@O@/OO@@@O@O w m s 12 0 12 0 0 0 0 0 0 0 0 0 1";
+        let p = parse_position(&v, text).unwrap();
+        let board = v.board();
+        let mills = |c: usize| {
+            board
+                .mills()
+                .iter()
+                .filter(|&&m| p.stones[c] & m == m)
+                .count()
+        };
+        assert_eq!((mills(0), mills(1)), (1, 0), "{text}");
+        assert_eq!((p.to_move, p.removals), (Color::White, [2, 1]));
     }
 }

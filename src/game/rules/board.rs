@@ -2,8 +2,9 @@
 //!
 //! A [`Board`] is a set of named points joined by drawn lines; adjacency follows the lines and
 //! some lines are mills. Its symmetry group is computed from the graph: every permutation of
-//! the points that preserves adjacency and maps mills onto mills. A [`Variant`] combines a
-//! board with the number of stones per side and rule options.
+//! the points that preserves adjacency and maps mills onto mills. A
+//! [`Variant`](super::Variant) combines a board with the number of stones per side and the
+//! rule options.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -166,6 +167,8 @@ pub struct Board {
     adjacency: Vec<Bits>,
     mills: Vec<Bits>,
     point_mills: Vec<[Bits; MAX_MILLS_PER_POINT]>,
+    /// Per point: the two ends of every mill line whose middle point it is.
+    flanks: Vec<Vec<Bits>>,
     symmetries: Vec<Vec<u8>>,
 }
 
@@ -189,6 +192,7 @@ impl Board {
         let mut adjacency = vec![0 as Bits; n];
         let mut mills = Vec::new();
         let mut point_mills = vec![[NO_MILL; MAX_MILLS_PER_POINT]; n];
+        let mut flanks = vec![Vec::new(); n];
         for line in spec.lines {
             let ids: Vec<usize> = line.points.iter().map(|p| id(p)).collect();
             for w in ids.windows(2) {
@@ -198,6 +202,9 @@ impl Board {
             if line.mill {
                 let mask = ids.iter().fold(0, |m, &i| m | (1 << i));
                 mills.push(mask);
+                if let [a, middle, b] = ids[..] {
+                    flanks[middle].push(1 << a | 1 << b);
+                }
                 for &i in &ids {
                     let slot = point_mills[i]
                         .iter()
@@ -214,6 +221,7 @@ impl Board {
             adjacency,
             mills,
             point_mills,
+            flanks,
             symmetries: Vec::new(),
         };
         board.symmetries = board.compute_symmetries();
@@ -368,6 +376,29 @@ impl Board {
             .any(|&m| m & !stones == 0)
     }
 
+    /// How many mills made of `stones` pass through `p` (which must be in `stones`).
+    #[inline]
+    pub fn mills_at(&self, stones: Bits, p: u8) -> u32 {
+        self.point_mills[p as usize]
+            .iter()
+            .filter(|&&m| m & !stones == 0)
+            .count() as u32
+    }
+
+    /// The mills made of `stones` that pass through `p`, as point sets.
+    pub fn mills_through(&self, stones: Bits, p: u8) -> impl Iterator<Item = Bits> + '_ {
+        self.point_mills[p as usize]
+            .iter()
+            .copied()
+            .filter(move |&m| m & !stones == 0)
+    }
+
+    /// The pairs of points that flank `p` on a mill line (`p` is the line's middle point),
+    /// each as a two-point set: where an intervention capture looks.
+    pub fn flanks(&self, p: u8) -> &[Bits] {
+        &self.flanks[p as usize]
+    }
+
     /// The stones of `stones` that stand in at least one mill.
     #[inline]
     pub fn mill_stones(&self, stones: Bits) -> Bits {
@@ -427,151 +458,6 @@ impl BoardKind {
             BoardKind::Three => (3, &THREE),
         };
         BOARDS[slot].get_or_init(|| Board::build(spec))
-    }
-}
-
-/// What happens when the board fills up and the side to move cannot move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FullBoard {
-    /// The blocked side to move loses, as for any blocked position.
-    Blocked,
-    /// The game is a draw.
-    Draw,
-}
-
-/// A rule variant: a board, stones per side, and rule options.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Variant {
-    /// Name used on the command line and in table files.
-    pub name: &'static str,
-    /// The board.
-    pub board_kind: BoardKind,
-    /// Stones each side starts with (in hand).
-    pub stones: u8,
-    /// A side with at most this many stones (on board plus in hand) and none in hand may
-    /// fly to any empty point; `None`: no flying.
-    pub fly_at: Option<u8>,
-    /// Stones standing in mills may always be removed (otherwise only when all are in mills).
-    pub remove_from_mills: bool,
-    /// A side holding stones in hand may move a stone on the board instead of placing.
-    pub move_while_placing: bool,
-    /// What a full board at the end of placing means.
-    pub full_board: FullBoard,
-}
-
-/// A side has lost when fewer than this many stones remain (on board plus in hand).
-pub const MIN_STONES: u8 = 3;
-
-/// All variants by name.
-pub const VARIANTS: [Variant; 5] = [
-    Variant {
-        name: "std",
-        board_kind: BoardKind::Standard,
-        stones: 9,
-        fly_at: Some(3),
-        remove_from_mills: false,
-        move_while_placing: false,
-        full_board: FullBoard::Blocked,
-    },
-    Variant {
-        name: "lasker",
-        board_kind: BoardKind::Standard,
-        stones: 10,
-        fly_at: Some(3),
-        remove_from_mills: false,
-        move_while_placing: true,
-        full_board: FullBoard::Blocked,
-    },
-    Variant {
-        name: "twelve",
-        board_kind: BoardKind::Diagonal,
-        stones: 12,
-        fly_at: Some(3),
-        remove_from_mills: false,
-        move_while_placing: false,
-        full_board: FullBoard::Draw,
-    },
-    Variant {
-        name: "six",
-        board_kind: BoardKind::Six,
-        stones: 6,
-        fly_at: None,
-        remove_from_mills: false,
-        move_while_placing: false,
-        full_board: FullBoard::Blocked,
-    },
-    Variant {
-        name: "three",
-        board_kind: BoardKind::Three,
-        stones: 3,
-        fly_at: None,
-        remove_from_mills: false,
-        move_while_placing: false,
-        full_board: FullBoard::Blocked,
-    },
-];
-
-impl Variant {
-    /// The standard game (Nine Men's Morris).
-    pub fn standard() -> Variant {
-        VARIANTS[0]
-    }
-
-    /// Look a variant up by name.
-    pub fn by_name(name: &str) -> Option<Variant> {
-        VARIANTS.iter().copied().find(|v| v.name == name)
-    }
-
-    /// Names of all variants, for messages.
-    pub fn names() -> Vec<&'static str> {
-        VARIANTS.iter().map(|v| v.name).collect()
-    }
-
-    /// The board.
-    #[inline]
-    pub fn board(&self) -> &'static Board {
-        self.board_kind.board()
-    }
-
-    /// May a side with `on_board` stones on the board and `in_hand` in hand fly?
-    #[inline]
-    pub fn flies(&self, on_board: u8, in_hand: u8) -> bool {
-        match self.fly_at {
-            Some(t) => in_hand == 0 && on_board <= t,
-            None => false,
-        }
-    }
-
-    /// May a side with `in_hand` stones in hand move a stone on the board?
-    #[inline]
-    pub fn may_move(&self, in_hand: u8) -> bool {
-        in_hand == 0 || self.move_while_placing
-    }
-
-    /// A 64-bit fingerprint of the rules (board geometry and options), stored in table files.
-    pub fn fingerprint(&self) -> u64 {
-        let board = self.board();
-        let mut bytes = Vec::new();
-        bytes.extend_from_slice(self.name.as_bytes());
-        bytes.push(board.len() as u8);
-        for p in 0..board.len() as u8 {
-            bytes.extend_from_slice(&board.adjacent(p).to_le_bytes());
-        }
-        for m in board.mills() {
-            bytes.extend_from_slice(&m.to_le_bytes());
-        }
-        bytes.push(self.stones);
-        bytes.push(self.fly_at.unwrap_or(0));
-        bytes.push(self.remove_from_mills as u8);
-        bytes.push(self.move_while_placing as u8);
-        bytes.push(matches!(self.full_board, FullBoard::Draw) as u8);
-        xxhash_rust::xxh3::xxh3_64(&bytes)
-    }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name)
     }
 }
 
