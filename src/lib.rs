@@ -23,7 +23,9 @@
 //!
 //! Everything else is in a public module by area:
 //!
-//! * [`rules`]: boards as data, the variants ([`rules::VARIANTS`]), point sets;
+//! * [`rules`]: boards as data, every rule option of the Sanmill app's rule sets as a field
+//!   of [`Variant`] ([`Variant::from_rules`], [`rules::RULE_SETS`], docs/RULE-SETS.md), point
+//!   sets;
 //! * [`notation`]: positions and moves as text ([`notation::parse_position`],
 //!   [`notation::format_move`], ...);
 //! * [`movegen`]: legal moves, playing them, un-moves, the end of a game, perft;
@@ -106,8 +108,9 @@ pub use sys::held::remove_held_files;
 pub use table::{TableError, Wdl};
 
 pub mod rules {
-    //! The rules as data: boards (points, lines, mills, symmetries), the variants and their
-    //! stone counts, and sets of points as bit masks.
+    //! The rules as data: boards (points, lines, mills, symmetries), the rule options and the
+    //! named rule sets ([`VARIANTS`], the Sanmill app's [`RULE_SETS`]), and sets of points as
+    //! bit masks.
 
     pub use crate::game::rules::{
         Bits, Board, BoardFull, BoardKind, Capture, KEYS, MAX_N_MOVE_RULE, MIN_STONES, NO_SQUARE,
@@ -128,7 +131,8 @@ pub mod movegen {
     //! Legal moves, playing them, un-moves, the end of a game, and perft.
 
     pub use crate::game::movegen::{
-        Convention, Outcome, is_legal, legal_moves, outcome, perft, play, unmoves,
+        Convention, Outcome, is_legal, legal_moves, outcome, perft, play, removable, settle,
+        unmoves,
     };
 }
 
