@@ -218,8 +218,7 @@ black (@) to move; in hand: white 0, black 0
         assert!(lines[0].starts_with("7 O-----------O-----------X"), "{d}");
         assert!(lines[12].starts_with("1 @-----------X-----------."), "{d}");
         assert_eq!(
-            lines[14],
-            "white (O) to move; in hand: white 10, black 11",
+            lines[14], "white (O) to move; in hand: white 10, black 11",
             "{d}"
         );
         // Removals: the side to move's, then the other side's (negative: own stones).

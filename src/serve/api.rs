@@ -315,7 +315,10 @@ impl Explorer {
             Some(Outcome::Loss) => (Some(me.other()), format!("{me} to move has no legal move")),
             Some(Outcome::Win) if full && !few(me.other()) => (
                 Some(me),
-                format!("the board is full, which the rules count against {}", me.other()),
+                format!(
+                    "the board is full, which the rules count against {}",
+                    me.other()
+                ),
             ),
             Some(Outcome::Win) => (
                 Some(me),
