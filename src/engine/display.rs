@@ -2,7 +2,8 @@
 //!
 //! Points are drawn where their names put them (column letter, row number), four characters
 //! apart horizontally and two lines apart vertically; the board's lines (adjacency) are drawn
-//! between them with `-`, `|`, `/` and `\`. `O` is white, `@` black, `.` an empty point.
+//! between them with `-`, `|`, `/` and `\` (the diagonals of boards that have them). `O` is
+//! white, `@` black, `X` a marked point (`placing-mill=mark`), `.` an empty point.
 //!
 //! ```text
 //! 7 .-----------.-----------.
@@ -20,7 +21,8 @@ fn coords(name: &str) -> (usize, usize) {
 }
 
 /// The diagram of `pos`, with row numbers on the left and column letters below, and a line
-/// saying whose turn it is and the stones in hand.
+/// saying whose turn it is, the stones in hand and the removals pending beyond the standard
+/// game's single one.
 pub fn diagram(variant: &Variant, pos: &Position) -> String {
     let board = variant.board();
     let names = board.names();
@@ -67,6 +69,8 @@ pub fn diagram(variant: &Variant, pos: &Position) -> String {
             'O'
         } else if pos.stones[1] & bit != 0 {
             '@'
+        } else if pos.marks & bit != 0 {
+            'X'
         } else {
             '.'
         };
@@ -96,18 +100,41 @@ pub fn diagram(variant: &Variant, pos: &Position) -> String {
         Color::White => "white (O)",
         Color::Black => "black (@)",
     };
-    out.push_str(&format!(
-        "{} to {}; in hand: white {}, black {}\n",
-        side(pos.to_move),
-        if pos.pending_removal() {
-            "remove a stone"
-        } else {
-            "move"
-        },
+    out.push_str(&status(pos, side));
+    out
+}
+
+/// The status line: whose turn, what it does, the stones in hand; then the removals of both
+/// sides where they differ from the standard game's single removal by the side to move.
+fn status(pos: &Position, side: impl Fn(Color) -> &'static str) -> String {
+    let me = pos.to_move;
+    let them = me.other();
+    let mine = pos.removals[me.index()];
+    let theirs = pos.removals[them.index()];
+    let action = match mine {
+        0 => "move".to_string(),
+        1 => "remove a stone".to_string(),
+        -1 => "remove one of its own stones".to_string(),
+        k if k < 0 => format!("remove {} of its own stones", -k),
+        k => format!("remove {k} stones"),
+    };
+    let mut line = format!(
+        "{} to {action}; in hand: white {}, black {}",
+        side(me),
         pos.in_hand[0],
         pos.in_hand[1],
-    ));
-    out
+    );
+    if theirs != 0 {
+        let whose = if theirs < 0 { "own " } else { "" };
+        let n = theirs.unsigned_abs();
+        let plural = if n == 1 { "" } else { "s" };
+        line.push_str(&format!(
+            "; then {} removes {n} {whose}stone{plural}",
+            side(them)
+        ));
+    }
+    line.push('\n');
+    line
 }
 
 #[cfg(test)]
@@ -157,5 +184,57 @@ black (@) to move; in hand: white 0, black 0
         let d = diagram(&twelve, &Position::start(&twelve));
         assert!(d.contains("6 |   .-------.-------.   |"), "{d}");
         assert!(d.lines().nth(1).unwrap().contains('\\'), "{d}");
+    }
+
+    #[test]
+    fn diagonals_are_drawn_where_the_board_has_them() {
+        let twelve = Variant::by_name("twelve-mens-morris").unwrap();
+        let d = diagram(&twelve, &Position::start(&twelve));
+        let lines: Vec<&str> = d.lines().collect();
+        // a7-b6 and g7-f6 between rows 7 and 6; b6-c5 and f6-e5 between rows 6 and 5; the
+        // mirrored ones at the bottom.
+        assert_eq!(lines[1], "  | \\         |         / |", "{d}");
+        assert_eq!(lines[3], "  |   | \\     |     / |   |", "{d}");
+        assert_eq!(lines[9], "  |   | /     |     \\ |   |", "{d}");
+        assert_eq!(lines[11], "  | /         |         \\ |", "{d}");
+        // Without diagonals no such character.
+        let std = Variant::standard();
+        let d = diagram(&std, &Position::start(&std));
+        assert!(!d.contains('\\') && !d.contains('/'), "{d}");
+    }
+
+    #[test]
+    fn marks_are_drawn_as_x_and_removals_of_both_sides_shown() {
+        let v = Variant::by_name("cham-gonu").unwrap();
+        let board = v.board();
+        let p = |name: &str| board.point(name).unwrap();
+        let mut pos = Position::start(&v);
+        pos.stones[0] = 1 << p("a7") | 1 << p("d7");
+        pos.stones[1] = 1 << p("a1");
+        pos.marks = 1 << p("g7") | 1 << p("d1");
+        pos.in_hand = [10, 11];
+        let d = diagram(&v, &pos);
+        let lines: Vec<&str> = d.lines().collect();
+        assert!(lines[0].starts_with("7 O-----------O-----------X"), "{d}");
+        assert!(lines[12].starts_with("1 @-----------X-----------."), "{d}");
+        assert_eq!(
+            lines[14], "white (O) to move; in hand: white 10, black 11",
+            "{d}"
+        );
+        // Removals: the side to move's, then the other side's (negative: own stones).
+        pos.removals = [2, -1];
+        let d = diagram(&v, &pos);
+        assert_eq!(
+            d.lines().last().unwrap(),
+            "white (O) to remove 2 stones; in hand: white 10, black 11; \
+             then black (@) removes 1 own stone"
+        );
+        pos.to_move = Color::Black;
+        pos.removals = [0, -2];
+        let d = diagram(&v, &pos);
+        assert_eq!(
+            d.lines().last().unwrap(),
+            "black (@) to remove 2 of its own stones; in hand: white 10, black 11"
+        );
     }
 }

@@ -1,13 +1,16 @@
 //! The explorer's JSON API, as plain functions from a query string to a status and a JSON
 //! body (the HTTP layer in `mod.rs` only routes and wraps them).
 //!
-//! * `/api/info`: the variant, its board (points with grid coordinates, lines), the tables'
-//!   N-move rule and directory, the start position.
+//! * `/api/info`: the variant (its name, `label` and every option in `rules`), whether tables
+//!   follow its rules (`tables`), its board (points with grid coordinates, the lines between
+//!   neighbouring points, diagonals included where the board has them, and the mills), the
+//!   tables' N-move rule and directory, the start position.
 //! * `/api/probe?fen=F[&counter=C]`: the schema of `millbase probe --json`.
 //! * `/api/pv?fen=F[&counter=C][&max_plies=M]`: the schema of `millbase pv --json`, plus
 //!   `"fens"`: the position after each move of the line.
-//! * `/api/moves?fen=F[&counter=C]`: the position read from the string and every legal move
-//!   with the position it leads to (needs no table).
+//! * `/api/moves?fen=F[&counter=C]`: the position read from the string (with its marked
+//!   points and the removals pending for each side) and every legal move with the position it
+//!   leads to (needs no table).
 //!
 //! Every endpoint also takes `variant=V`, which must be the variant served. A bad query or
 //! position is a 400, a position whose sector has no table a 404 naming the sector, the
@@ -15,7 +18,10 @@
 //! estimated time, peak memory and disk, and the same in one line, `"text"`), a damaged table
 //! a 500; each with `{"error": "..."}`. The 404 of `/api/probe` also carries the engine's
 //! search evaluation of every legal move (`"search"`, with `"source": "search"`): an
-//! estimate by alpha-beta search within [`SEARCH_BUDGET`], not a table value.
+//! estimate by alpha-beta search within [`SEARCH_BUDGET`], not a table value. Under rules
+//! that tables do not follow ([`Variant::unsupported_by_tables`]) no table is read:
+//! `/api/probe` is a 404 with `"unsupported"` (the options, as `key=value`) and that search,
+//! `/api/pv` a 404 naming the options.
 //! Requests name positions only: the files read are those of the served directory that the
 //! tables of those positions live in.
 
@@ -110,17 +116,37 @@ impl Explorer {
                 lines.push(json!([board.name(p), board.name(q)]));
             }
         }
+        let mills: Vec<Json> = board
+            .mills()
+            .iter()
+            .map(|&m| points(m).map(|p| board.name(p)).collect())
+            .collect();
         let size = board.names().iter().map(|n| grid(n).0.max(grid(n).1)).max();
         let start = Position::start(&self.variant);
         let rule = self.tb.rule();
+        let rules: Map<String, Json> = self
+            .variant
+            .rules()
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.into()))
+            .collect();
+        let unsupported = self.variant.unsupported_by_tables();
         Reply::ok(json!({
             "variant": self.variant.name,
+            "label": self.variant.label(),
+            "rules": rules,
+            "tables": {"supported": unsupported.is_empty(), "unsupported": unsupported},
             "stones": self.variant.stones,
             "flying": self.variant.fly_at.is_some(),
             "rule": {"n": rule.n()},
             "dir": self.dir.display().to_string(),
             "start": format_position_info(&self.variant, &start, PositionInfo::default()),
-            "board": {"size": size.map_or(0, |s| s + 1), "points": pts, "lines": lines},
+            "board": {
+                "size": size.map_or(0, |s| s + 1),
+                "points": pts,
+                "lines": lines,
+                "mills": mills,
+            },
             "version": env!("CARGO_PKG_VERSION"),
         }))
     }
@@ -131,6 +157,14 @@ impl Explorer {
             Ok(r) => r,
             Err(e) => return e,
         };
+        // Rules the tables do not follow: no table to read, the search only.
+        if let Some(mut body) = self.unsupported_body() {
+            body.insert("search".into(), self.search(&req.pos, req.info));
+            return Reply {
+                status: 404,
+                body: Json::Object(body).to_string(),
+            };
+        }
         match report::probe(&self.tb, &req.pos, req.info.counter) {
             Ok(answer) => Reply {
                 status: 200,
@@ -156,6 +190,12 @@ impl Explorer {
             Ok(r) => r,
             Err(e) => return e,
         };
+        if let Some(body) = self.unsupported_body() {
+            return Reply {
+                status: 404,
+                body: Json::Object(body).to_string(),
+            };
+        }
         let answer = match report::principal_variation(
             &self.tb,
             &req.pos,
@@ -200,11 +240,13 @@ impl Explorer {
             .into_iter()
             .map(|mv| {
                 let (next, next_info) = self.after(&pos, info, mv);
+                let removes: Vec<Json> = mv.removals().map(square).collect();
                 json!({
                     "move": format_move(v, mv),
                     "from": square(mv.from),
                     "to": square(mv.to),
                     "remove": square(mv.remove),
+                    "removes": removes,
                     "fen": format_position_info(v, &next, next_info),
                 })
             })
@@ -215,11 +257,20 @@ impl Explorer {
                 .collect()
         };
         let rule = self.tb.rule();
+        let marks: Vec<&str> = points(pos.marks).map(|p| board.name(p)).collect();
+        // Who removes now: the side to move while it has removals, else the other side.
+        let remover = [pos.to_move, pos.to_move.other()]
+            .into_iter()
+            .find(|c| pos.removals[c.index()] != 0)
+            .map(|c| c.to_string());
         Reply::ok(json!({
             "fen": format_position_info(v, &pos, info),
             "to_move": pos.to_move.to_string(),
             "phase": if pos.in_hand.iter().any(|&h| h > 0) { "placing" } else { "moving" },
             "pending_removal": pos.pending_removal(),
+            "removals": {"white": pos.removals[0], "black": pos.removals[1]},
+            "remover": remover,
+            "marks": marks,
             "stones": {"white": stones(Color::White), "black": stones(Color::Black)},
             "in_hand": {"white": pos.in_hand[0], "black": pos.in_hand[1]},
             "rule": rule_json(rule, info.counter),
@@ -251,17 +302,33 @@ impl Explorer {
     fn outcome(&self, pos: &Position, info: PositionInfo) -> Json {
         let me = pos.to_move;
         let few = |c: Color| pos.total(c) < millbase::rules::MIN_STONES;
+        let full = (pos.stones[0] | pos.stones[1]) == self.variant.board().full();
         let (winner, reason) = match outcome(&self.variant, pos) {
             Some(Outcome::Loss) if few(me) => (
                 Some(me.other()),
                 format!("{me} has fewer than three stones"),
             ),
+            Some(Outcome::Loss) if full => (
+                Some(me.other()),
+                format!("the board is full, which the rules count against {me}"),
+            ),
             Some(Outcome::Loss) => (Some(me.other()), format!("{me} to move has no legal move")),
+            Some(Outcome::Win) if full && !few(me.other()) => (
+                Some(me),
+                format!(
+                    "the board is full, which the rules count against {}",
+                    me.other()
+                ),
+            ),
             Some(Outcome::Win) => (
                 Some(me),
                 format!("{} has fewer than three stones", me.other()),
             ),
-            Some(Outcome::Draw) => (None, "the board is full".to_string()),
+            Some(Outcome::Draw) if full => (None, "the board is full".to_string()),
+            Some(Outcome::Draw) => (
+                None,
+                format!("{me} to move has no legal move: drawn by the rules"),
+            ),
             None => {
                 let rule = self.tb.rule();
                 if rule.is_active() && !pos.pending_removal() && info.counter >= u32::from(rule.n())
@@ -339,12 +406,12 @@ impl Explorer {
 
     fn check_variant(&self, q: &[(String, String)]) -> Result<(), Reply> {
         match value_of(q, "variant") {
-            Some(name) if name != self.variant.name => Err(Reply::error(
+            Some(name) if name != self.variant.label() => Err(Reply::error(
                 400,
                 format!(
                     "variant '{name}' is not served here: this explorer serves the tables of \
                      variant {} (start another with millbase serve --variant {name})",
-                    self.variant.name
+                    self.variant.label()
                 ),
             )),
             _ => Ok(()),
@@ -361,6 +428,27 @@ impl Explorer {
             | ProbeError::Impossible(_) => Reply::error(400, e.to_string()),
             ProbeError::Table(t) => Reply::error(500, format!("table error: {t}")),
         }
+    }
+
+    /// Under rules that tables do not follow, the body of the 404 that says so: the error and
+    /// the options (`"unsupported"`, as `key=value`). `None` when tables follow the rules.
+    fn unsupported_body(&self) -> Option<Map<String, Json>> {
+        let unsupported = self.variant.unsupported_by_tables();
+        if unsupported.is_empty() {
+            return None;
+        }
+        let mut body = Map::new();
+        body.insert(
+            "error".into(),
+            format!(
+                "tables do not follow the rules of {} yet ({}): the engine's search only",
+                self.variant.label(),
+                unsupported.join(", ")
+            )
+            .into(),
+        );
+        body.insert("unsupported".into(), unsupported.into());
+        Some(body)
     }
 
     /// 404 for a position whose sector has no table.
@@ -412,6 +500,8 @@ impl Explorer {
         let mut config = EngineConfig::new(v, self.dir.clone());
         config.rules = rules;
         config.hash_mb = SEARCH_HASH_MB;
+        // No table follows rules that tables do not support: search everywhere.
+        config.use_tables = self.variant.unsupported_by_tables().is_empty();
         let mut engine = Engine::new(config);
         // Open the tables before the clock starts (the first move's search would pay for it).
         let _ = engine.oracle();

@@ -1,9 +1,12 @@
 // millbase explorer: the board, the moves coloured by their values, the best line.
 // Everything it knows comes from the API beside it: /api/info (the board), /api/moves (the
 // position and its legal moves, with the position each leads to), /api/probe (values),
-// /api/pv (the best line). No rules are coded here. Where a table is missing, /api/probe's
-// 404 names the command that makes it with what that costs, and carries the engine's search
-// evaluation of each move, which the page shows labelled as search, not tables.
+// /api/pv (the best line). No rules are coded here: the board's lines (diagonals too) come
+// from /api/info, marked points and the removals pending for each side from /api/moves, and a
+// move removes the stones its `removes` lists. Where a table is missing, /api/probe's 404
+// names the command that makes it with what that costs, and carries the engine's search
+// evaluation of each move, which the page shows labelled as search, not tables; under rules
+// that tables do not follow, that search is all there is, and the page says so.
 'use strict';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -20,7 +23,7 @@ const S = {
   line: [],         // history: [{fen, move}], move = the move that led there (or null)
   at: -1,           // index of the position shown in `line`
   flipped: false,
-  sel: null,        // a move being entered: {from} or {from, to} (waiting for the removal)
+  sel: null,        // a move being entered: {from} or {from, to, removes} (waiting for removals)
   hover: null,      // a move shown on the board
   seq: 0,           // answers to older loads are dropped
 };
@@ -174,21 +177,36 @@ function clickPoint(p) {
   }
   if (pos.pending_removal) {
     const m = moves.find((x) => x.remove === p);
+    const whose = pos.removals[me] < 0 ? `one of its own (${me})` : `a ${opp}`;
     if (m) play(m);
-    else notice(`${cap(me)} must remove a ${opp} stone: click one of the marked stones.`);
+    else notice(`${cap(me)} must remove ${whose} stone: click one of the circled stones.`);
     return;
   }
   if (S.sel && S.sel.to) {
-    const m = moves.find((x) => x.from === S.sel.from && x.to === S.sel.to && x.remove === p);
-    if (m) {
-      play(m);
+    const chosen = S.sel.removes;
+    const open = removalCandidates(S.sel);
+    if (open.includes(p)) {
+      const now = [...chosen, p];
+      const done = moves.find((x) => x.from === S.sel.from && x.to === S.sel.to
+        && sameSet(x.removes, now));
+      if (done) {
+        play(done);
+      } else {
+        S.sel = { ...S.sel, removes: now };
+        notice(`Another mill: click the next ${opp} stone to remove.`, 'info');
+        drawBoard();
+      }
     } else if (p === S.sel.to || p === S.sel.from) {
       S.sel = null;
       notice('Move cancelled.', 'info');
       drawBoard();
     } else {
-      notice(`This move closes a mill: click the ${opp} stone to remove (marked; Esc cancels).`);
+      notice(`This move closes a mill: click the ${opp} stone to remove (circled; Esc cancels).`);
     }
+    return;
+  }
+  if (pos.marks.includes(p)) {
+    notice(`${p} is marked: no stone may be placed there while stones are in hand.`);
     return;
   }
   if (owner === me) {
@@ -223,9 +241,27 @@ function clickPoint(p) {
     play(plain);
     return;
   }
-  S.sel = { from, to: p };
-  notice(`Mill! Click the ${opp} stone to remove.`, 'info');
+  S.sel = { from, to: p, removes: [] };
+  const most = Math.max(...cands.map((x) => x.removes.length));
+  notice(most > 1 ? `${most} mills! Click the ${opp} stones to remove, one after the other.`
+    : `Mill! Click the ${opp} stone to remove.`, 'info');
   drawBoard();
+}
+
+/** Do two lists hold the same points? */
+function sameSet(a, b) {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+/** The stones that may be removed next by the move being entered (`sel` with a `to`). */
+function removalCandidates(sel) {
+  const out = new Set();
+  for (const m of S.pos.moves) {
+    if (m.from !== sel.from || m.to !== sel.to) continue;
+    if (!sel.removes.every((r) => m.removes.includes(r))) continue;
+    for (const r of m.removes) if (!sel.removes.includes(r)) out.add(r);
+  }
+  return [...out];
 }
 
 // ---- drawing --------------------------------------------------------------------------
@@ -302,7 +338,8 @@ function drawBoard() {
   for (const [a, b] of S.info.board.lines) {
     const [x1, y1] = xy(a);
     const [x2, y2] = xy(b);
-    el('line', { class: 'line', x1, y1, x2, y2 }, svg);
+    const diagonal = x1 !== x2 && y1 !== y2;
+    el('line', { class: diagonal ? 'line diagonal' : 'line', x1, y1, x2, y2, 'data-line': `${a}-${b}` }, svg);
   }
   const cols = new Map();
   const rows = new Map();
@@ -322,6 +359,13 @@ function drawBoard() {
   }
   if (!S.pos) return;
 
+  // Marked points: a cross where no stone may be placed.
+  for (const p of S.pos.marks) {
+    const [x, y] = xy(p);
+    const g = el('g', { class: 'mark', 'data-mark': p }, svg);
+    el('line', { x1: x - 26, y1: y - 26, x2: x + 26, y2: y + 26 }, g);
+    el('line', { x1: x - 26, y1: y + 26, x2: x + 26, y2: y - 26 }, g);
+  }
   const entry = S.line[S.at];
   const last = entry && entry.fen === S.fen ? entry.move : null;
   if (last) {
@@ -348,7 +392,12 @@ function drawBoard() {
   let removable = [];
   if (S.pos.pending_removal) removable = S.pos.moves.map((m) => m.remove);
   else if (sel && sel.to) {
-    removable = S.pos.moves.filter((m) => m.from === sel.from && m.to === sel.to).map((m) => m.remove);
+    removable = removalCandidates(sel);
+    for (const p of sel.removes) {
+      const [x, y] = xy(p);
+      el('line', { class: 'cross', x1: x - 24, y1: y - 24, x2: x + 24, y2: y + 24 }, svg);
+      el('line', { class: 'cross', x1: x - 24, y1: y + 24, x2: x + 24, y2: y - 24 }, svg);
+    }
   }
   for (const p of removable) {
     const [x, y] = xy(p);
@@ -367,9 +416,10 @@ function drawBoard() {
   // Click targets on top of everything.
   for (const p of S.info.board.points) {
     const [x, y] = xy(p.name);
-    const hit = el('circle', { class: 'hit', cx: x, cy: y, r: 46, 'data-point': p.name }, svg);
+    const marked = S.pos.marks.includes(p.name);
+    const hit = el('circle', { class: marked ? 'hit marked' : 'hit', cx: x, cy: y, r: 46, 'data-point': p.name }, svg);
     const t = el('title', {}, hit);
-    t.textContent = p.name;
+    t.textContent = marked ? `${p.name} (marked)` : p.name;
     hit.addEventListener('click', () => clickPoint(p.name));
   }
 }
@@ -388,8 +438,8 @@ function drawMove(svg, m, me) {
     const [x, y] = xy(m.to);
     el('circle', { class: `stone ${me} ghost`, cx: x, cy: y, r: 34 }, svg);
   }
-  if (m.remove) {
-    const [x, y] = xy(m.remove);
+  for (const r of m.removes || (m.remove ? [m.remove] : [])) {
+    const [x, y] = xy(r);
     el('line', { class: 'cross', x1: x - 24, y1: y - 24, x2: x + 24, y2: y + 24 }, svg);
     el('line', { class: 'cross', x1: x - 24, y1: y + 24, x2: x + 24, y2: y - 24 }, svg);
   }
@@ -405,6 +455,8 @@ function drawHands() {
     const label = document.createElement('span');
     const inHand = pos.in_hand[color];
     label.textContent = `${cap(color)}: ${pos.stones[color].length} on the board, ${inHand} in hand`;
+    const k = pos.removals[color];
+    if (k !== 0) label.textContent += `, ${removalWords(k, color)} to remove`;
     h.appendChild(label);
     for (let i = 0; i < inHand; i += 1) {
       const pip = document.createElement('span');
@@ -412,6 +464,13 @@ function drawHands() {
       h.appendChild(pip);
     }
   }
+}
+
+/** "2 black stones", "1 own stone" for a side's pending removal count `k` (negative: own). */
+function removalWords(k, color) {
+  const n = Math.abs(k);
+  const whose = k < 0 ? 'own' : other(color);
+  return `${n} ${whose} stone${n === 1 ? '' : 's'}`;
 }
 
 function drawStatus() {
@@ -422,7 +481,14 @@ function drawStatus() {
   pip.className = `pip ${pos.to_move}`;
   st.appendChild(pip);
   const text = document.createElement('span');
-  let words = `${cap(pos.to_move)} to ${pos.pending_removal ? 'remove a stone' : 'move'}`;
+  const me = pos.to_move;
+  const mine = pos.removals[me];
+  const standard = mine === 1 && pos.removals[other(me)] === 0;
+  let words = `${cap(me)} to ${pos.pending_removal ? 'remove a stone' : 'move'}`;
+  if (pos.pending_removal && !standard) words = `${cap(me)} to remove ${removalWords(mine, me)}`;
+  const then = pos.removals[other(me)];
+  if (then !== 0) words += `, then ${other(me)} ${removalWords(then, other(me))}`;
+  if (pos.marks.length > 0) words += ` · marked: ${pos.marks.join(' ')}`;
   words += ` · move ${pos.full_move} · ${pos.phase} phase`;
   if (ruleN() > 0) words += ` · counter ${pos.rule.counter} of ${ruleN()}`;
   if (pos.outcome) {
@@ -468,7 +534,15 @@ function drawStatus() {
   const pr = $('problem');
   pr.hidden = !S.problem;
   pr.replaceChildren();
-  if (S.problem) {
+  const unsupported = S.problem && S.problem.unsupported;
+  pr.classList.toggle('info', Boolean(unsupported));
+  if (unsupported) {
+    // Not an error: tables do not follow these rules, and the search is what there is.
+    const msg = document.createElement('div');
+    msg.dataset.unsupported = unsupported.join(' ');
+    msg.textContent = `Tables do not follow these rules yet (${unsupported.join(', ')}): every move is evaluated by the engine's search.`;
+    pr.appendChild(msg);
+  } else if (S.problem) {
     const msg = document.createElement('div');
     msg.dataset.sector = S.problem.sector || '';
     msg.textContent = S.problem.sector
@@ -596,10 +670,12 @@ function playLine(k) {
   load(pv.fens[k - 1], 'stay');
 }
 
-/** from/to/remove of a move written in Sanmill notation (for marking the last move). */
+/** from/to/removes of a move written in Sanmill notation (for marking the last move). */
 function moveShape(text) {
-  const m = /^(?:([a-g]\d)-)?([a-g]\d)?(?:x([a-g]\d))?$/.exec(text);
-  return m ? { from: m[1] || null, to: m[2] || null, remove: m[3] || null } : null;
+  const m = /^(?:([a-g]\d)-)?([a-g]\d)?((?:x[a-g]\d)*)$/.exec(text);
+  if (!m) return null;
+  const removes = m[3] ? m[3].split('x').slice(1) : [];
+  return { from: m[1] || null, to: m[2] || null, remove: removes[0] || null, removes };
 }
 
 function render() {
@@ -637,7 +713,9 @@ async function main() {
   S.info = info.body;
   S.info.points = new Map(S.info.board.points.map((p) => [p.name, p]));
   const rule = S.info.rule.n > 0 ? `${S.info.rule.n}-move rule` : 'no N-move rule';
-  $('tables').textContent = `${S.info.variant} · tables in ${S.info.dir} · ${rule}`;
+  const tables = S.info.tables.supported ? `tables in ${S.info.dir}`
+    : `no tables for these rules (${S.info.tables.unsupported.join(', ')}): search only`;
+  $('tables').textContent = `${S.info.label} · ${tables} · ${rule}`;
   const params = new URLSearchParams(location.search);
   S.flipped = params.get('flip') === '1';
   drawBoard();
