@@ -18,7 +18,8 @@ pub struct MovesArgs {
     /// Print a JSON array of move strings instead of one move per line.
     #[arg(long)]
     json: bool,
-    /// The position: a Sanmill position string (quoted, or as separate words) or `start`.
+    /// The position: a Sanmill position string (quoted, or as separate words) or `start`,
+    /// optionally followed by `moves` and moves (`start moves d6 f4`).
     #[arg(
         value_name = "POSITION",
         required = true,
@@ -35,7 +36,8 @@ pub struct PerftArgs {
     variant: VariantArg,
     #[command(flatten)]
     convention: ConventionArg,
-    /// The position to count from: a Sanmill position string or `start`.
+    /// The position to count from: a Sanmill position string or `start`, optionally
+    /// followed by `moves` and moves (`'start moves d6 f4'`, quoted).
     #[arg(long, value_name = "POSITION", default_value = START, allow_hyphen_values = true)]
     position: String,
     /// Print `{"depth": D, "nodes": N}` instead of the bare number.
