@@ -253,7 +253,9 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         observer: &bars,
     };
     let reports = generate(&v, &dir, &targets, &options).map_err(|e| match e {
-        GenerateError::MissingDependencies { .. } | GenerateError::OtherVariant(_) => {
+        GenerateError::MissingDependencies { .. }
+        | GenerateError::OtherVariant(_)
+        | GenerateError::UnsupportedRules { .. } => {
             CliError::usage(e.to_string())
         }
         e => CliError::failure(format!("generation stopped: {e}")),
