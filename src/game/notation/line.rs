@@ -232,4 +232,25 @@ mod tests {
         let e = parse_line(&v, "nonsense moves d6").unwrap_err();
         assert!(matches!(e, LineError::Position(_)), "{e}");
     }
+
+    #[test]
+    fn a_capture_resets_the_counter() {
+        let v = Variant::by_name("mul-mulan").unwrap();
+        let b = v.board();
+        let bits = |names: &[&str]| names.iter().fold(0, |m, n| m | 1 << b.point(n).unwrap());
+        // White slides d5-d6 between black b6 and f6: both are captured.
+        let pos = Position::new(
+            [bits(&["d5", "a1", "g1"]), bits(&["b6", "f6", "a4", "g4", "c3"])],
+            [0, 0],
+            Color::White,
+        );
+        let info = PositionInfo {
+            counter: 7,
+            full_move: 40,
+        };
+        let fen = format_position_info(&v, &pos, info);
+        let line = parse_line(&v, &format!("{fen} moves d5-d6")).unwrap();
+        assert_eq!(line.position().on_board(Color::Black), 3);
+        assert_eq!(line.counters, [7, 0]);
+    }
 }
