@@ -83,7 +83,14 @@ fn bad_rules_are_one_line_with_status_2() {
     );
     fails(&["perft", "--rule", "fly", "1"], &["not KEY=VALUE"]);
     fails(
-        &["perft", "--variant", "std", "--rule", "board-full=draw", "1"],
+        &[
+            "perft",
+            "--variant",
+            "std",
+            "--rule",
+            "board-full=draw",
+            "1",
+        ],
         &["impossible rules", "board-full=draw", "never fill"],
     );
     fails(
@@ -96,7 +103,14 @@ fn bad_rules_are_one_line_with_status_2() {
     );
     // The same for a command that reads tables, before any table is looked at.
     fails(
-        &["probe", "--dir", "/nonexistent", "--rule", "capture=maybe", "start"],
+        &[
+            "probe",
+            "--dir",
+            "/nonexistent",
+            "--rule",
+            "capture=maybe",
+            "start",
+        ],
         &["rule capture=maybe: capture takes none, intervention"],
     );
 }
@@ -143,7 +157,10 @@ fn lines_of_moves() {
         &["move 2 'zz'", "unknown square"],
     );
     // 24 - 2 stones on the board.
-    assert_eq!(ok(&["moves", "start", "moves", "d6", "f4"]).lines().count(), 22);
+    assert_eq!(
+        ok(&["moves", "start", "moves", "d6", "f4"]).lines().count(),
+        22
+    );
     // White closes a7-d7-g7 and removes b2, in either convention: black then places on one
     // of the 20 empty points; under Cham Gonu b2 is marked, and 19 remain.
     let split = "start moves a7 b2 d7 f2 g7 xb2";
@@ -188,7 +205,13 @@ fn rules_prints_every_option() {
     ] {
         assert!(lines.contains(&expected), "{expected}: {text}");
     }
-    let text = ok(&["rules", "--rule", "fly=off", "--rule", "capture=intervention"]);
+    let text = ok(&[
+        "rules",
+        "--rule",
+        "fly=off",
+        "--rule",
+        "capture=intervention",
+    ]);
     assert_eq!(
         text.lines().next(),
         Some("variant std+fly=off+capture=intervention")
@@ -227,13 +250,21 @@ fn rules_list_names_every_set() {
     let text = ok(&["rules", "--list"]);
     for set in SETS {
         assert!(
-            text.lines().any(|l| l.split_whitespace().next() == Some(set)),
+            text.lines()
+                .any(|l| l.split_whitespace().next() == Some(set)),
             "{set}: {text}"
         );
     }
-    let line = text.lines().find(|l| l.starts_with("cheng-san-qi ")).unwrap();
-    assert!(line.contains("fly=off") && line.contains("placing-mill=mark"), "{line}");
-    let list: serde_json::Value = serde_json::from_str(&ok(&["rules", "--list", "--json"])).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("cheng-san-qi "))
+        .unwrap();
+    assert!(
+        line.contains("fly=off") && line.contains("placing-mill=mark"),
+        "{line}"
+    );
+    let list: serde_json::Value =
+        serde_json::from_str(&ok(&["rules", "--list", "--json"])).unwrap();
     assert_eq!(list.as_array().unwrap().len(), SETS.len());
 }
 
@@ -244,7 +275,15 @@ fn table_commands_refuse_rules_tables_do_not_follow() {
     let d = d.to_str().unwrap();
     let unsupported = "tables are not available for these rules yet";
     fails(
-        &["generate", "--quiet", "--variant", "cham-gonu", "--dir", d, "3-3"],
+        &[
+            "generate",
+            "--quiet",
+            "--variant",
+            "cham-gonu",
+            "--dir",
+            d,
+            "3-3",
+        ],
         &[unsupported, "placing-mill=mark"],
     );
     assert!(!dir.path().join("tables").exists(), "nothing is written");
@@ -256,7 +295,16 @@ fn table_commands_refuse_rules_tables_do_not_follow() {
         &["verify", "--variant", "mul-mulan", "--dir", d],
         &["stats", "--variant", "el-filja", "--dir", d],
         &["compact", "--variant", "one-time-mill", "--dir", d, d],
-        &["export", "--format", "malom", "--variant", "zhi-qi", "--dir", d, d],
+        &[
+            "export",
+            "--format",
+            "malom",
+            "--variant",
+            "zhi-qi",
+            "--dir",
+            d,
+            d,
+        ],
         &["generate", "--rule", "capture=intervention", "--dir", d],
     ];
     for args in cases {

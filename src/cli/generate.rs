@@ -255,9 +255,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     let reports = generate(&v, &dir, &targets, &options).map_err(|e| match e {
         GenerateError::MissingDependencies { .. }
         | GenerateError::OtherVariant(_)
-        | GenerateError::UnsupportedRules { .. } => {
-            CliError::usage(e.to_string())
-        }
+        | GenerateError::UnsupportedRules { .. } => CliError::usage(e.to_string()),
         e => CliError::failure(format!("generation stopped: {e}")),
     })?;
     bars.overall.finish_and_clear();

@@ -3,9 +3,7 @@
 mod workflow;
 
 use super::CliError;
-use super::common::{
-    SolveRuleArg, VariantArg, emit, parse_sectors, table_dir, tables_supported,
-};
+use super::common::{SolveRuleArg, VariantArg, emit, parse_sectors, table_dir, tables_supported};
 use clap::Args;
 use millbase::plan::{Estimate, PlanEntry, bytes, duration, estimate, plan};
 use std::fmt::Write as _;

@@ -33,7 +33,9 @@ impl Line {
 
     /// The position at the end of the line.
     pub fn position(&self) -> &Position {
-        self.positions.last().expect("a line has its start position")
+        self.positions
+            .last()
+            .expect("a line has its start position")
     }
 
     /// The N-move counter at the end of the line.
@@ -223,9 +225,20 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(e.to_string().starts_with("move 2 'd6' of the line: illegal move d6"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("move 2 'd6' of the line: illegal move d6"),
+            "{e}"
+        );
         let e = parse_line(&v, "start moves d6 zz9").unwrap_err();
-        assert!(matches!(e, LineError::Move { index: 1, error: MoveError::UnknownSquare { .. }, .. }));
+        assert!(matches!(
+            e,
+            LineError::Move {
+                index: 1,
+                error: MoveError::UnknownSquare { .. },
+                ..
+            }
+        ));
         // A removal written with a move that closes no mill: the combined reason.
         let e = parse_line(&v, "start moves d6xg7").unwrap_err();
         assert!(matches!(e, LineError::Move { index: 0, .. }), "{e}");
@@ -240,7 +253,10 @@ mod tests {
         let bits = |names: &[&str]| names.iter().fold(0, |m, n| m | 1 << b.point(n).unwrap());
         // White slides d5-d6 between black b6 and f6: both are captured.
         let pos = Position::new(
-            [bits(&["d5", "a1", "g1"]), bits(&["b6", "f6", "a4", "g4", "c3"])],
+            [
+                bits(&["d5", "a1", "g1"]),
+                bits(&["b6", "f6", "a4", "g4", "c3"]),
+            ],
             [0, 0],
             Color::White,
         );
