@@ -373,4 +373,14 @@ fn perft_by_hand() {
         };
         assert_eq!(perft(set, 3), three, "{set}");
     }
+    // --depth D is DEPTH.
+    let two = ok(&[
+        "perft",
+        "--variant",
+        "da-san-qi",
+        "--depth",
+        "2",
+        "--split-removal",
+    ]);
+    assert_eq!(two.trim(), (24 * 23).to_string());
 }

@@ -44,8 +44,16 @@ pub struct PerftArgs {
     #[arg(long)]
     json: bool,
     /// Depth in plies.
-    #[arg(value_name = "DEPTH", allow_negative_numbers = true)]
-    depth: u32,
+    #[arg(
+        value_name = "DEPTH",
+        allow_negative_numbers = true,
+        required_unless_present = "depth_option",
+        conflicts_with = "depth_option"
+    )]
+    depth: Option<u32>,
+    /// Depth in plies (the same as DEPTH).
+    #[arg(long = "depth", value_name = "DEPTH", allow_negative_numbers = true)]
+    depth_option: Option<u32>,
 }
 
 /// `millbase moves`: the legal moves of a position.
@@ -70,9 +78,10 @@ pub fn moves(args: &MovesArgs) -> Result<(), CliError> {
 pub fn perft(args: &PerftArgs) -> Result<(), CliError> {
     let variant = args.variant.get()?;
     let pos = position_arg(&variant, &args.position)?;
-    let nodes = parallel_perft(&variant, &pos, args.depth, args.convention.get());
+    let depth = args.depth.or(args.depth_option).unwrap_or(0);
+    let nodes = parallel_perft(&variant, &pos, depth, args.convention.get());
     let text = if args.json {
-        serde_json::json!({ "depth": args.depth, "nodes": nodes }).to_string()
+        serde_json::json!({ "depth": depth, "nodes": nodes }).to_string()
     } else {
         nodes.to_string()
     };
