@@ -376,7 +376,10 @@ fn perft_by_hand() {
     // Mul Mulan at depth 5: black's second stone placed between White's two at the ends of a
     // line captures both (20 lines with the diagonals, 2 orders of White's stones, 21 points
     // for Black's first stone), and White then has 22 empty points instead of 20.
-    assert_eq!(perft("mul-mulan", 5), 24 * 23 * 22 * 21 * 20 + 20 * 2 * 21 * 2);
+    assert_eq!(
+        perft("mul-mulan", 5),
+        24 * 23 * 22 * 21 * 20 + 20 * 2 * 21 * 2
+    );
     // --depth D is DEPTH.
     let two = ok(&[
         "perft",
