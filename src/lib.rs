@@ -122,8 +122,9 @@ pub mod notation {
     //! Positions and moves as text, as the Sanmill app writes them (docs/RULES.md).
 
     pub use crate::game::notation::{
-        MoveError, PositionError, PositionInfo, START, format_move, format_position,
-        format_position_info, parse_legal_move, parse_move, parse_position, parse_position_info,
+        Line, LineError, MOVES, MoveError, PositionError, PositionInfo, START, format_move,
+        format_position, format_position_info, parse_legal_move, parse_line, parse_move,
+        parse_position, parse_position_info,
     };
 }
 

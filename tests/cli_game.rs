@@ -111,7 +111,9 @@ fn perft_figures() {
 fn input_errors_exit_2() {
     fails(
         &["moves", "--variant", "nine", "start"],
-        "millbase: error: unknown variant 'nine' (known variants: std, lasker, twelve, six, three)",
+        "millbase: error: unknown variant 'nine' (known variants: std, lasker, twelve, six, three, \
+         nine-mens-morris, twelve-mens-morris, morabaraba, dooz, lasker-morris, one-time-mill, \
+         cham-gonu, zhi-qi, cheng-san-qi, da-san-qi, mul-mulan, nerenchi, el-filja)",
     );
     fails(
         &["perft", "--variant", "", "1"],
@@ -133,7 +135,7 @@ fn input_errors_exit_2() {
             "moves",
             "********/**X*****/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1",
         ],
-        "blocked point (X) on f4",
+        "marked point (X) on f4: marks occur only under placing-mill=mark",
     );
     fails(
         &["moves", "--variant", "six", "start", "x"],
@@ -153,7 +155,7 @@ fn input_errors_exit_2() {
             "moves",
             "********/********/******** w p p 0 9 0 9 2 0 0 0 0 0 0 0 1",
         ],
-        "removing 2 stones at once is not supported",
+        "white to remove: 2, but these rules remove at most 1 stone(s) at a time",
     );
     // Usage errors reported by the argument parser.
     fails(&["perft", "x"], "invalid value 'x'");

@@ -90,6 +90,14 @@ pub enum GenerateError {
         /// The dependencies that are missing or damaged, and why (naming the file).
         problems: Vec<(Sector, String)>,
     },
+    /// The rules have options that tables do not follow yet
+    /// ([`Variant::unsupported_by_tables`]): nothing is solved or written.
+    UnsupportedRules {
+        /// The variant's label.
+        variant: String,
+        /// The options, as `key=value`.
+        rules: Vec<String>,
+    },
 }
 
 impl std::fmt::Display for GenerateError {
@@ -119,6 +127,11 @@ impl std::fmt::Display for GenerateError {
                 let why: Vec<&str> = problems.iter().map(|(_, w)| w.as_str()).collect();
                 write!(f, "{}", why.join("; "))
             }
+            GenerateError::UnsupportedRules { variant, rules } => write!(
+                f,
+                "tables are not available for these rules yet: {} (variant {variant})",
+                rules.join(", ")
+            ),
         }
     }
 }
@@ -129,7 +142,9 @@ impl std::error::Error for GenerateError {
         match self {
             GenerateError::Table(e) | GenerateError::OtherVariant(e) => Some(e),
             GenerateError::Solve(e) => Some(e),
-            GenerateError::MissingDependencies { .. } => None,
+            GenerateError::MissingDependencies { .. } | GenerateError::UnsupportedRules { .. } => {
+                None
+            }
         }
     }
 }
@@ -213,7 +228,8 @@ impl std::fmt::Debug for GenerateOptions<'_> {
 /// [`GenerateOptions::max_memory`] cannot get its scratch file; with
 /// [`GenerateOptions::no_deps`], [`GenerateError::MissingDependencies`] if a dependency outside
 /// the named components is missing or damaged in `dir` (nothing is solved then), naming each
-/// file and what is wrong. Components finished before the error stay on disk, and a later run
+/// file and what is wrong; [`GenerateError::UnsupportedRules`] for rules that tables do not
+/// follow yet ([`Variant::unsupported_by_tables`]), before `dir` is touched. Components finished before the error stay on disk, and a later run
 /// resumes after them.
 pub fn generate(
     v: &Variant,
@@ -221,6 +237,13 @@ pub fn generate(
     targets: &[Sector],
     options: &GenerateOptions<'_>,
 ) -> Result<Vec<ComponentReport>, GenerateError> {
+    let unsupported = v.unsupported_by_tables();
+    if !unsupported.is_empty() {
+        return Err(GenerateError::UnsupportedRules {
+            variant: v.label(),
+            rules: unsupported,
+        });
+    }
     let mut order = solving_order(v, targets);
     if options.no_deps {
         order.retain(|c| c.sectors().iter().any(|s| targets.contains(s)));

@@ -330,6 +330,16 @@ pub fn generate_command(v: &Variant, rule: NMoveRule, dir: &Path, sector: Sector
     if v.name != "std" {
         cmd.push_str(&format!(" --variant {}", v.name));
     }
+    // The options changed on top of the named set (the N-move rules of play aside: tables
+    // carry their own).
+    if let Some(base) = Variant::by_name(v.name) {
+        for (key, value) in v.rules() {
+            let play_rule = matches!(key, "n-move-rule" | "endgame-n-move-rule");
+            if !play_rule && base.rule(key).as_deref() != Some(value.as_str()) {
+                cmd.push_str(&format!(" --rule {key}={}", shell_quote(&value)));
+            }
+        }
+    }
     if rule.is_active() {
         cmd.push_str(&format!(" --n-move-rule {}", rule.n()));
     }
@@ -520,6 +530,11 @@ mod tests {
                 placing
             ),
             "millbase generate --variant lasker --n-move-rule 50 --dir d 0-1-9-8"
+        );
+        let changed = Variant::from_rules("std", &["fly=off", "n-move-rule=50"]).unwrap();
+        assert_eq!(
+            generate_command(&changed, NMoveRule::NONE, Path::new("d"), s),
+            "millbase generate --rule fly=off --dir d 3-4"
         );
     }
 }

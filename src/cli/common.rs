@@ -5,7 +5,8 @@
 use super::{CliError, quote};
 use clap::Args;
 use millbase::movegen::Convention;
-use millbase::notation::parse_position;
+use millbase::notation::{Line, LineError, parse_line};
+use millbase::rules::RuleError;
 use millbase::sectors::Sector;
 use millbase::tables::TableDir;
 use millbase::{NMoveRule, Position, ProbeError, TableError, Tablebase, Variant};
@@ -13,25 +14,69 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// The `--variant` option.
+/// The `--variant` and `--rule` options: a named rule set and options changed on top of it.
 #[derive(Debug, Clone, Args)]
 pub struct VariantArg {
-    /// Rule variant: std, lasker, twelve, six or three.
-    #[arg(long, value_name = "VARIANT", default_value = "std")]
+    /// Rule set (docs/RULE-SETS.md; `millbase rules --list` shows what each changes).
+    #[arg(long, value_name = "NAME", default_value = "std", help = variant_help())]
     pub variant: String,
+    /// Change one rule option on top of the rule set, KEY=VALUE (repeatable; `millbase rules`
+    /// prints every key and its value).
+    #[arg(long = "rule", value_name = "KEY=VALUE")]
+    pub rules: Vec<String>,
+}
+
+/// The help of `--variant`, listing every name it takes.
+fn variant_help() -> String {
+    format!("Rule set: {}", Variant::names().join(", "))
 }
 
 impl VariantArg {
-    /// The chosen variant, or a usage error listing the known ones.
+    /// The chosen variant, or a usage error (unknown set, key or value, or an impossible
+    /// combination: the [`RuleError`] in one line).
     pub fn get(&self) -> Result<Variant, CliError> {
-        Variant::by_name(&self.variant).ok_or_else(|| {
-            CliError::usage(format!(
-                "unknown variant {} (known variants: {})",
-                quote(&self.variant),
-                Variant::names().join(", ")
-            ))
-        })
+        Variant::from_rules(&self.variant, &self.rules).map_err(|e| rule_error(&e))
     }
+}
+
+/// A [`RuleError`] as a usage error.
+fn rule_error(e: &RuleError) -> CliError {
+    match e {
+        RuleError::UnknownSet { name } => CliError::usage(format!(
+            "unknown variant {} (known variants: {})",
+            quote(name),
+            Variant::names().join(", ")
+        )),
+        e => CliError::usage(e.to_string()),
+    }
+}
+
+/// The options of `v` that differ from its named rule set's, as `key=value` (what
+/// `--rule` must say to choose `v` again after `--variant` and its name).
+pub fn changed_rules(v: &Variant) -> Vec<String> {
+    let Some(base) = Variant::by_name(v.name) else {
+        return Vec::new();
+    };
+    v.rules()
+        .into_iter()
+        .filter(|(key, value)| base.rule(key).as_deref() != Some(value.as_str()))
+        .map(|(key, value)| format!("{key}={value}"))
+        .collect()
+}
+
+/// Refuse rules that tables do not follow yet ([`Variant::unsupported_by_tables`]), naming
+/// them: every command that generates or reads tables asks this before doing any work.
+pub fn tables_supported(v: &Variant) -> Result<(), CliError> {
+    let unsupported = v.unsupported_by_tables();
+    if unsupported.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::usage(format!(
+        "tables are not available for these rules yet: {} (variant {}; moves, perft and play \
+         work under them)",
+        unsupported.join(", "),
+        v.label()
+    )))
 }
 
 /// `--variant` and `--dir`: a variant and the directory of its tables. Commands whose
@@ -46,10 +91,19 @@ pub struct TablesArgs {
 }
 
 impl TablesArgs {
-    /// The chosen variant and its table directory (`--dir`, or `data/<variant>`).
+    /// The chosen variant and its table directory (`--dir`, or `data/<variant>`), whatever
+    /// the rules (for the commands that play without tables too).
     pub fn get(&self) -> Result<(Variant, PathBuf), CliError> {
         let v = self.variant.get()?;
         Ok((v, table_dir(&self.dir, &v)))
+    }
+
+    /// [`TablesArgs::get`] for the commands that generate or read tables: rules that tables
+    /// do not follow yet are refused ([`tables_supported`]).
+    pub fn tables(&self) -> Result<(Variant, PathBuf), CliError> {
+        let (v, dir) = self.get()?;
+        tables_supported(&v)?;
+        Ok((v, dir))
     }
 }
 
@@ -165,17 +219,36 @@ pub fn whole<T: WholeNumber + From<u8>>()
     whole_from(T::from(0))
 }
 
-/// Read a position argument (a Sanmill position string or `start`), as a usage error if
-/// it is malformed.
+/// Read a position argument (a Sanmill position string or `start`, optionally followed by
+/// `moves` and moves: [`parse_line`]), as a usage error if it is malformed.
 pub fn position_arg(variant: &Variant, text: &str) -> Result<Position, CliError> {
-    parse_position(variant, text)
-        .map_err(|e| CliError::usage(format!("invalid position {}: {e}", quote(text.trim()))))
+    line_arg(variant, text).map(|line| *line.position())
 }
 
-/// The table directory: `--dir` or `data/<variant>`.
+/// Read a position with moves ([`parse_line`]) with every position along the way and the
+/// N-move counter at its end, as a usage error naming the bad position or move.
+pub fn line_arg(variant: &Variant, text: &str) -> Result<Line, CliError> {
+    parse_line(variant, text).map_err(|e| match e {
+        LineError::Position(e) => {
+            CliError::usage(format!("invalid position {}: {e}", quote(text.trim())))
+        }
+        e => CliError::usage(format!("invalid line {}: {e}", quote(text.trim()))),
+    })
+}
+
+/// The table directory: `--dir` or `data/<label>` ([`Variant::label`]: the set's name, with
+/// the options changed on top of it).
+/// The N-move rules of play are left out of the label: tables carry their own.
 pub fn table_dir(dir: &Option<PathBuf>, v: &Variant) -> PathBuf {
-    dir.clone()
-        .unwrap_or_else(|| Path::new("data").join(v.name))
+    dir.clone().unwrap_or_else(|| {
+        let base = Variant::by_name(v.name).unwrap_or(*v);
+        let tables = Variant {
+            n_move_rule: base.n_move_rule,
+            endgame_n_move_rule: base.endgame_n_move_rule,
+            ..*v
+        };
+        Path::new("data").join(tables.label())
+    })
 }
 
 /// Parse sector names, checking that they fit the variant.
@@ -210,7 +283,7 @@ pub fn scan_tables(dir: &Path, v: &Variant) -> Result<(TableDir, Vec<Sector>), C
     if listing.is_empty() {
         return Err(CliError::usage(format!(
             "no tables of variant {} in {}",
-            v.name,
+            v.label(),
             dir.display()
         )));
     }
@@ -231,7 +304,7 @@ pub fn probe_error(e: ProbeError) -> CliError {
 
 /// Open the tables of the chosen variant: (variant, tables, their directory).
 pub fn open_tables(args: &TablesArgs) -> Result<(Variant, Tablebase, PathBuf), CliError> {
-    let (v, dir) = args.get()?;
+    let (v, dir) = args.tables()?;
     let tb = Tablebase::open(&dir, v).map_err(probe_error)?;
     if let Some(why) = other_variant(&dir, &v) {
         return Err(CliError::usage(why));
@@ -255,7 +328,7 @@ pub fn other_variant(dir: &Path, v: &Variant) -> Option<String> {
         "{e} ({} holds the tables of another variant: give {hint}the directory of the tables of \
          {})",
         dir.display(),
-        v.name
+        v.label()
     ))
 }
 

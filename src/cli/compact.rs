@@ -87,7 +87,7 @@ fn mb(bytes: u64) -> String {
 
 /// `millbase compact`.
 pub fn run_compact(args: &CompactArgs) -> Result<(), CliError> {
-    let (v, dir) = args.tables.get()?;
+    let (v, dir) = args.tables.tables()?;
     let (listing, all) = scan_tables(&dir, &v)?;
     if listing.wdl_only() {
         return Err(CliError::usage(format!(

@@ -73,11 +73,11 @@ pub fn run_export(args: &ExportArgs) -> Result<(), CliError> {
             quote(&args.format)
         )));
     }
-    let (v, dir) = args.tables.get()?;
+    let (v, dir) = args.tables.tables()?;
     if !supports(&v) {
         return Err(CliError::usage(format!(
             "--format malom exports the standard game only (Malom's std database), not {}",
-            v.name
+            v.label()
         )));
     }
     if std::fs::metadata(&args.out).is_ok_and(|m| !m.is_dir()) {

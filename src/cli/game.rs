@@ -18,7 +18,8 @@ pub struct MovesArgs {
     /// Print a JSON array of move strings instead of one move per line.
     #[arg(long)]
     json: bool,
-    /// The position: a Sanmill position string (quoted, or as separate words) or `start`.
+    /// The position: a Sanmill position string (quoted, or as separate words) or `start`,
+    /// optionally followed by `moves` and moves (`start moves d6 f4`).
     #[arg(
         value_name = "POSITION",
         required = true,
@@ -35,15 +36,24 @@ pub struct PerftArgs {
     variant: VariantArg,
     #[command(flatten)]
     convention: ConventionArg,
-    /// The position to count from: a Sanmill position string or `start`.
+    /// The position to count from: a Sanmill position string or `start`, optionally
+    /// followed by `moves` and moves (`'start moves d6 f4'`, quoted).
     #[arg(long, value_name = "POSITION", default_value = START, allow_hyphen_values = true)]
     position: String,
     /// Print `{"depth": D, "nodes": N}` instead of the bare number.
     #[arg(long)]
     json: bool,
     /// Depth in plies.
-    #[arg(value_name = "DEPTH", allow_negative_numbers = true)]
-    depth: u32,
+    #[arg(
+        value_name = "DEPTH",
+        allow_negative_numbers = true,
+        required_unless_present = "depth_option",
+        conflicts_with = "depth_option"
+    )]
+    depth: Option<u32>,
+    /// Depth in plies (the same as DEPTH).
+    #[arg(long = "depth", value_name = "DEPTH", allow_negative_numbers = true)]
+    depth_option: Option<u32>,
 }
 
 /// `millbase moves`: the legal moves of a position.
@@ -68,9 +78,10 @@ pub fn moves(args: &MovesArgs) -> Result<(), CliError> {
 pub fn perft(args: &PerftArgs) -> Result<(), CliError> {
     let variant = args.variant.get()?;
     let pos = position_arg(&variant, &args.position)?;
-    let nodes = parallel_perft(&variant, &pos, args.depth, args.convention.get());
+    let depth = args.depth.or(args.depth_option).unwrap_or(0);
+    let nodes = parallel_perft(&variant, &pos, depth, args.convention.get());
     let text = if args.json {
-        serde_json::json!({ "depth": args.depth, "nodes": nodes }).to_string()
+        serde_json::json!({ "depth": depth, "nodes": nodes }).to_string()
     } else {
         nodes.to_string()
     };

@@ -183,7 +183,7 @@ const ANNOUNCE_SECONDS: f64 = 60.0;
 
 /// `millbase generate`.
 pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
-    let (v, dir) = args.tables.get()?;
+    let (v, dir) = args.tables.tables()?;
     let rule = args.n_move_rule.n_move_rule;
     if std::fs::metadata(&dir).is_ok_and(|m| !m.is_dir()) {
         return Err(CliError::usage(format!(
@@ -195,7 +195,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         if !millbase::export::malom::supports(&v) {
             return Err(CliError::usage(format!(
                 "--malom solves Malom's database of the standard game, not of {}",
-                v.name
+                v.label()
             )));
         }
         millbase::export::malom::malom_sectors()
@@ -238,7 +238,7 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     };
     let overall = multi.add(ProgressBar::new(0));
     overall.set_style(style("overall"));
-    overall.set_message(format!("{} {}", v.name, dir.display()));
+    overall.set_message(format!("{} {}", v.label(), dir.display()));
     let bars = Bars {
         multi,
         overall,
@@ -253,9 +253,9 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
         observer: &bars,
     };
     let reports = generate(&v, &dir, &targets, &options).map_err(|e| match e {
-        GenerateError::MissingDependencies { .. } | GenerateError::OtherVariant(_) => {
-            CliError::usage(e.to_string())
-        }
+        GenerateError::MissingDependencies { .. }
+        | GenerateError::OtherVariant(_)
+        | GenerateError::UnsupportedRules { .. } => CliError::usage(e.to_string()),
         e => CliError::failure(format!("generation stopped: {e}")),
     })?;
     bars.overall.finish_and_clear();

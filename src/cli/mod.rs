@@ -17,6 +17,7 @@ mod match_cmd;
 mod plan;
 mod play;
 mod probe;
+mod rules;
 #[cfg(feature = "serve")]
 mod serve;
 mod signals;
@@ -53,6 +54,8 @@ pub enum Command {
     Moves(game::MovesArgs),
     /// Count the leaf nodes of the move tree of a given depth (perft).
     Perft(game::PerftArgs),
+    /// Print the options of a variant (--variant, --rule), or list the named rule sets.
+    Rules(rules::RulesArgs),
     /// Solve sectors (and everything they depend on) into a table directory.
     Generate(generate::GenerateArgs),
     /// Per-sector counts of a table directory: positions, wins, losses, draws, longest ones.
@@ -87,6 +90,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Moves(args) => game::moves(&args),
         Command::Perft(args) => game::perft(&args),
+        Command::Rules(args) => rules::run_rules(&args),
         Command::Generate(args) => generate::run_generate(&args),
         Command::Stats(args) => stats::run_stats(&args),
         Command::Plan(args) => plan::run_plan(&args),

@@ -3,7 +3,7 @@
 mod workflow;
 
 use super::CliError;
-use super::common::{SolveRuleArg, VariantArg, emit, parse_sectors, table_dir};
+use super::common::{SolveRuleArg, VariantArg, emit, parse_sectors, table_dir, tables_supported};
 use clap::Args;
 use millbase::plan::{Estimate, PlanEntry, bytes, duration, estimate, plan};
 use std::fmt::Write as _;
@@ -53,6 +53,7 @@ pub enum EmitFormat {
 /// `millbase plan`.
 pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
     let v = args.variant.get()?;
+    tables_supported(&v)?;
     let targets = parse_sectors(&v, &args.sectors)?;
     let entries = plan(&v, &targets);
     let estimates: Vec<Estimate> = entries.iter().map(|e| estimate(&v, e)).collect();
@@ -98,7 +99,7 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
             })
             .collect();
         let doc = serde_json::json!({
-            "variant": v.name,
+            "variant": v.label(),
             "components": items,
             "total_positions": total_pos,
             "estimated_seconds": total_secs,

@@ -2,12 +2,12 @@
 
 mod batch;
 
-use super::common::{CounterArg, TablesArgs, emit, open_tables, position_arg, probe_error};
+use super::common::{CounterArg, TablesArgs, emit, line_arg, open_tables, probe_error};
 use super::{CliError, one_line};
 use crate::report::{self, AnswerError};
 use batch::{BatchArgs, run_batch};
 use clap::Args;
-use millbase::notation::{format_move, parse_position_info};
+use millbase::notation::format_move;
 use millbase::plan::missing_table_advice;
 use millbase::tables::TableDir;
 use millbase::{Position, ProbeError, TableError, Tablebase, Variant};
@@ -26,7 +26,8 @@ pub struct ProbeArgs {
     counter: CounterArg,
     #[command(flatten)]
     batch: BatchArgs,
-    /// The position: a Sanmill position string (quoted, or as separate words) or `start`.
+    /// The position: a Sanmill position string (quoted, or as separate words) or `start`,
+    /// optionally followed by `moves` and moves (`start moves d6 f4`).
     #[arg(
         value_name = "POSITION",
         required_unless_present = "batch",
@@ -37,16 +38,15 @@ pub struct ProbeArgs {
     position: Vec<String>,
 }
 
-/// Read the position argument and its N-move counter (`--counter` overrides the string's).
+/// Read the position argument (a position string or `start`, optionally with moves) and its
+/// N-move counter at the end of the line (`--counter` overrides it).
 fn position_and_counter(
     v: &Variant,
     words: &[String],
     counter: &CounterArg,
 ) -> Result<(Position, u32), CliError> {
-    let text = words.join(" ");
-    let pos = position_arg(v, &text)?;
-    let from_text = parse_position_info(v, &text).map_or(0, |(_, info)| info.counter);
-    Ok((pos, counter.counter.unwrap_or(from_text)))
+    let line = line_arg(v, &words.join(" "))?;
+    Ok((*line.position(), counter.counter.unwrap_or(line.counter())))
 }
 
 /// Arguments of `millbase pv`.
@@ -69,7 +69,8 @@ pub struct PvArgs {
     json: bool,
     #[command(flatten)]
     counter: CounterArg,
-    /// The position: a Sanmill position string (quoted, or as separate words) or `start`.
+    /// The position: a Sanmill position string (quoted, or as separate words) or `start`,
+    /// optionally followed by `moves` and moves (`start moves d6 f4`).
     #[arg(value_name = "POSITION", required = true, num_args = 1.., allow_negative_numbers = true)]
     position: Vec<String>,
 }

@@ -53,7 +53,7 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 
 /// `millbase serve`: print the URL to open, then serve until stopped.
 pub fn run_serve(args: &ServeArgs) -> Result<(), CliError> {
-    let (v, dir) = args.tables.get()?;
+    let (v, dir) = args.tables.tables()?;
     let tb = Tablebase::open(&dir, v).map_err(|e| CliError::usage(e.to_string()))?;
     // Serving another variant's tables would answer every position with an error.
     if let Some(why) = other_variant(&dir, &v) {
@@ -78,7 +78,7 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), CliError> {
     };
     println!(
         "millbase explorer: open http://{shown}/ (tables of {} in {}, {}; Ctrl-C stops it)",
-        v.name,
+        v.label(),
         dir.display(),
         tb.rule()
     );
@@ -86,7 +86,7 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), CliError> {
         eprintln!(
             "millbase serve: warning: no tables of variant {} in {} yet; the page names the \
              generate command for each position",
-            v.name,
+            v.label(),
             dir.display()
         );
     }

@@ -19,7 +19,7 @@ pub struct StatsArgs {
 
 /// `millbase stats`.
 pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
-    let (v, dir) = args.tables.get()?;
+    let (v, dir) = args.tables.tables()?;
     let (listing, sectors) = scan_tables(&dir, &v)?;
     let found = stats(&v, &listing, &sectors).map_err(|e| CliError::usage(e.to_string()))?;
     let (rule, rows) = (found.rule, &found.sectors);

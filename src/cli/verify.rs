@@ -124,7 +124,7 @@ fn summary(r: &VerifyReport) -> String {
 
 /// `millbase verify`: every checksum, then every value re-derived from its successors.
 pub fn run_verify(args: &VerifyArgs) -> Result<(), CliError> {
-    let (v, dir) = args.tables.get()?;
+    let (v, dir) = args.tables.tables()?;
     let (listing, mut sectors) = scan_tables(&dir, &v)?;
     if !args.sectors.is_empty() {
         let wanted = parse_sectors(&v, &args.sectors)?;

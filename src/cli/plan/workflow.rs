@@ -1,6 +1,7 @@
 //! `millbase plan --emit snakemake`: the solving plan as a Snakemake workflow, one job per
 //! component of the sector graph (docs/CLUSTER.md).
 
+use crate::cli::common::changed_rules;
 use millbase::plan::{Estimate, PlanEntry};
 use millbase::sectors::Sector;
 use millbase::{NMoveRule, Variant};
@@ -67,6 +68,9 @@ pub fn snakefile(
     if o.skip_unreachable {
         options.push_str(" --skip-unreachable");
     }
+    for rule in changed_rules(v) {
+        let _ = write!(options, " --rule {rule}");
+    }
     let _ = write!(
         t,
         r#"# Snakemake workflow: millbase solves {variant} ({components} components, {sectors} sectors,
@@ -101,7 +105,7 @@ def tables(*sectors):
 localrules: all
 
 "#,
-        variant = v.name,
+        variant = v.label(),
         components = entries.len(),
         rule = if o.rule.is_active() {
             format!(", {}", o.rule)
@@ -130,8 +134,8 @@ rule {name}:
     output: {outputs}
     threads: {threads}
     resources: mem_mb={mem}, runtime={runtime}
-    log: "logs/{variant}/{stem}.log"
-    benchmark: "benchmarks/{variant}/{stem}.tsv"
+    log: "logs/{label}/{stem}.log"
+    benchmark: "benchmarks/{label}/{stem}.tsv"
     shell: "RAYON_NUM_THREADS={{threads}} {{MILLBASE:q}} generate --no-deps --quiet --variant {variant} --dir {{DIR:q}} --max-memory {{resources.mem_mb}}{options} {stem} > {{log:q}} 2>&1"
 "#,
             name = rule_name(first),
@@ -140,6 +144,7 @@ rule {name}:
             mem = mem_mb(x),
             runtime = runtime_minutes(x),
             variant = v.name,
+            label = v.label(),
         );
     }
     t

@@ -10,7 +10,7 @@ use crate::cli::common::{CounterArg, TablesArgs, open_tables};
 use crate::cli::{CliError, EXIT_SOME_FAILED};
 use crate::report;
 use clap::Args;
-use millbase::notation::parse_position_info;
+use millbase::notation::{LineError, parse_line};
 use millbase::{Tablebase, Variant};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 
@@ -20,7 +20,8 @@ const BUFFER_BYTES: usize = 1 << 16;
 /// The batch options of `millbase probe`.
 #[derive(Debug, Args)]
 pub struct BatchArgs {
-    /// Read positions (Sanmill position strings or `start`) one per line from standard
+    /// Read positions (Sanmill position strings or `start`, optionally followed by `moves`
+    /// and moves) one per line from standard
     /// input and write one JSON object per line: probe's --json object with the line as
     /// "input", or {"input", "error"} for a line that cannot be answered (exit status 3
     /// if any; blank lines are skipped).
@@ -193,9 +194,12 @@ impl Batch {
 
     /// Probe one line: the answer, or the message of why it cannot be answered.
     fn probe(&self, line: &str) -> Result<report::ProbeAnswer, String> {
-        let (pos, info) = parse_position_info(&self.variant, line)
-            .map_err(|e| format!("invalid position: {e}"))?;
-        let counter = self.counter.unwrap_or(info.counter);
+        let parsed = parse_line(&self.variant, line).map_err(|e| match e {
+            LineError::Position(e) => format!("invalid position: {e}"),
+            e => format!("invalid line: {e}"),
+        })?;
+        let pos = *parsed.position();
+        let counter = self.counter.unwrap_or(parsed.counter());
         let answer = if self.moves {
             report::probe(&self.tb, &pos, counter)
         } else {

@@ -12,7 +12,9 @@
 //! board groups, side to move, phase, action, six counts (white on board, white in hand, black
 //! on board, black in hand, white to remove, black to remove), four last-mill squares, the
 //! formed-mills bitmask, plies since the last removal or placement, the full-move number and
-//! optional suffixes. The keyword `start` stands for the variant's initial position.
+//! optional suffixes. The keyword `start` stands for the variant's initial position. A
+//! position with moves is the position string (or `start`), the word `moves` and the moves
+//! ([`parse_line`]: `start moves d6 f4 xd6`).
 //!
 //! The last-mill squares come in two numberings. Node ids (-1 for none, 0 up in the board's
 //! ring order) are what Sanmill writes, with the marker `ids:nodes` at the end; legacy ids
@@ -23,12 +25,14 @@
 //! ([`format_position`]).
 
 mod fen;
+mod line;
 mod moves;
 
 pub use fen::{
     PositionError, PositionInfo, START, format_position, format_position_info, parse_position,
     parse_position_info,
 };
+pub use line::{Line, LineError, MOVES, parse_line};
 pub use moves::{MoveError, format_move, parse_legal_move, parse_move};
 
 #[cfg(test)]
