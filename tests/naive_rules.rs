@@ -13,7 +13,7 @@ use millbase::notation::{format_move, format_position, parse_position};
 use millbase::rules::KEYS;
 use millbase::{Move, Position, Variant};
 use naive::{Blocked, Full, Mv, Out, PlacingMill, Rules, St};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 /// Positions compared per named rule set.
@@ -208,12 +208,19 @@ fn corpus(label: String, variant: Variant, named: bool, target: usize, seed: u64
             pos: s.to_pos(&r),
             blocked: false,
         }];
-        for _ in 0..MAX_PLIES {
+        for ply in 0..MAX_PLIES {
             let moves = s.moves(&r);
             if moves.is_empty() || s.outcome(&r).is_some() {
                 break;
             }
-            let style = if s.hand[s.to_move] > 0 { placing } else { moving };
+            // Long games turn to seeking mills, so that most games reach their end.
+            let style = if s.hand[s.to_move] > 0 {
+                placing
+            } else if ply > 150 && moving != Style::Block {
+                Style::Seek
+            } else {
+                moving
+            };
             let mv = choose(&r, &s, &moves, style, &mut rng);
             let (t, ev) = s.play(&r, mv);
             s = t;
@@ -290,6 +297,18 @@ fn each_corpus(f: impl Fn(&Corpus) -> Vec<String> + Sync) -> Vec<String> {
             .flat_map(|h| h.join().unwrap())
             .collect()
     })
+}
+
+/// millbase's stone move as the naive referee's (points are numbered alike).
+fn naive_move(r: &Rules, m: Move) -> Mv {
+    let _ = r;
+    if m.is_lone_removal() {
+        Mv::Remove(m.remove as usize)
+    } else if m.is_place() {
+        Mv::Place(m.to as usize)
+    } else {
+        Mv::Slide(m.from as usize, m.to as usize)
+    }
 }
 
 fn out_of(o: Option<Outcome>) -> Option<Out> {
@@ -393,6 +412,128 @@ fn millbase_agrees_with_the_naive_referee() {
             need("a blocked side", n.blocked, true, &mut msgs);
         }
         msgs
+    });
+    assert!(
+        messages.is_empty(),
+        "{} problems:\n{}",
+        messages.len(),
+        messages.join("\n")
+    );
+}
+
+#[test]
+fn every_compared_position_string_reads_back() {
+    let messages = each_corpus(|c| {
+        let v = &c.variant;
+        let mut bad = Vec::new();
+        for smp in c.positions() {
+            let text = format_position(v, &smp.pos);
+            match parse_position(v, &text) {
+                Ok(back) if back == smp.pos && format_position(v, &back) == text => {}
+                Ok(back) => bad.push(format!(
+                    "{}: {text} reads back as {}\n  {:?}\n  {back:?}",
+                    c.label,
+                    format_position(v, &back),
+                    smp.pos
+                )),
+                Err(e) => bad.push(format!("{}: {text} refused: {e}", c.label)),
+            }
+        }
+        bad.into_iter().take(20).collect()
+    });
+    assert!(
+        messages.is_empty(),
+        "{} problems:\n{}",
+        messages.len(),
+        messages.join("\n")
+    );
+}
+
+/// The removal sets that complete stone move `mv` (split convention) with the `own` removals
+/// its mills give (fewer where they lapse), each with the position reached, as millbase's
+/// split plies give them.
+fn split_completions(v: &Variant, pos: &Position, mv: Move, own: i8) -> Vec<(Vec<u8>, Position)> {
+    let me = pos.to_move;
+    let mut level: HashMap<Position, Vec<u8>> = HashMap::from([(play(v, pos, mv), Vec::new())]);
+    let mut out = Vec::new();
+    while !level.is_empty() {
+        let mut next: HashMap<Position, Vec<u8>> = HashMap::new();
+        for (p, done) in level {
+            let removals = if p.to_move == me && p.pending_removal() && done.len() < own as usize
+            {
+                legal_moves(v, &p, Convention::Split)
+            } else {
+                Vec::new()
+            };
+            if removals.is_empty() {
+                out.push((done, p));
+                continue;
+            }
+            for r in removals {
+                assert!(r.is_lone_removal(), "{}", format_move(v, r));
+                let mut d = done.clone();
+                d.push(r.remove);
+                d.sort_unstable();
+                next.insert(play(v, &p, r), d);
+            }
+        }
+        level = next;
+    }
+    out
+}
+
+#[test]
+fn combined_moves_are_split_moves_with_their_removals() {
+    let messages = each_corpus(|c| {
+        let v = &c.variant;
+        let r = Rules::of(v);
+        let mut bad = Vec::new();
+        let mut turns = 0usize;
+        let mut with_removals = 0usize;
+        for game in &c.games {
+            for smp in game {
+                let pos = &smp.pos;
+                let text = format_position(v, pos);
+                let split = legal_moves(v, pos, Convention::Split);
+                let combined = legal_moves(v, pos, Convention::Combined);
+                if pos.pending_removal() {
+                    if split != combined {
+                        bad.push(format!("{}: {text}: removals differ by convention", c.label));
+                    }
+                    continue;
+                }
+                turns += 1;
+                // Combined: stone move + sorted removal set -> position.
+                let mut a = BTreeSet::new();
+                for m in &combined {
+                    let mut set: Vec<u8> = m.removals().collect();
+                    set.sort_unstable();
+                    with_removals += !set.is_empty() as usize;
+                    let next = play(v, pos, *m);
+                    if !a.insert((format_move(v, m.without_removals()), set, format_position(v, &next))) {
+                        bad.push(format!("{}: {text}: {} twice", c.label, format_move(v, *m)));
+                    }
+                }
+                let mut b = BTreeSet::new();
+                let s = St::from_pos(&r, pos);
+                for m in &split {
+                    let own = s.mill_removals(&r, naive_move(&r, *m));
+                    for (set, next) in split_completions(v, pos, *m, own) {
+                        b.insert((format_move(v, *m), set, format_position(v, &next)));
+                    }
+                }
+                if a != b {
+                    bad.push(format!(
+                        "{}: {text}: only combined {:?}, only split {:?}",
+                        c.label,
+                        a.difference(&b).collect::<Vec<_>>(),
+                        b.difference(&a).collect::<Vec<_>>()
+                    ));
+                }
+            }
+        }
+        assert!(turns > 0 && with_removals > 0, "{}", c.label);
+        bad.into_iter().take(20).collect()
     });
     assert!(
         messages.is_empty(),

@@ -438,8 +438,20 @@ impl St {
 
     /// Play a legal move.
     pub fn play(&self, r: &Rules, mv: Mv) -> (St, Events) {
-        let mut t = self.clone();
+        let mut t = self.stone_part(r, mv);
         let mut ev = Events::default();
+        t.after_action(r, &mut ev);
+        (t, ev)
+    }
+
+    /// The removals from the board that the mills of stone move `mv` give its mover.
+    pub fn mill_removals(&self, r: &Rules, mv: Mv) -> i8 {
+        self.stone_part(r, mv).rem[self.to_move]
+    }
+
+    /// A move up to its removals: the stone move with its captures and mills, or one removal.
+    fn stone_part(&self, r: &Rules, mv: Mv) -> St {
+        let mut t = self.clone();
         let me = t.to_move;
         let opp = 1 - me;
         match mv {
@@ -534,8 +546,7 @@ impl St {
                 t.adjacent = false;
             }
         }
-        t.after_action(r, &mut ev);
-        (t, ev)
+        t
     }
 
     /// After a stone move or a removal: the game's end, the pending removals, or the turn's end.
