@@ -314,7 +314,9 @@ impl St {
             return Vec::new();
         }
         if count < 0 {
-            return (0..r.n).filter(|&p| self.cell[p] == Cell::Stone(me)).collect();
+            return (0..r.n)
+                .filter(|&p| self.cell[p] == Cell::Stone(me))
+                .collect();
         }
         let theirs: Vec<usize> = (0..r.n)
             .filter(|&p| self.cell[p] == Cell::Stone(1 - me))

@@ -9,8 +9,8 @@
 mod turn;
 mod unmove;
 
-pub use turn::{play, settle};
 use turn::mill_removals;
+pub use turn::{play, settle};
 pub use unmove::unmoves;
 
 use crate::game::position::{Color, Move, NO_SLIDE, Position};
