@@ -700,8 +700,8 @@ impl St {
             } else {
                 Cell::Empty
             };
-            for s in 0..2 {
-                used[s][i] = bit(p.used_mill_points[s], i);
+            for (side, points) in used.iter_mut().enumerate() {
+                points[i] = bit(p.used_mill_points[side], i);
             }
         }
         let slide = |(a, b): (u8, u8)| (a != NO_SQUARE).then_some((a as usize, b as usize));
