@@ -9,6 +9,7 @@
 mod turn;
 mod unmove;
 
+use turn::mill_removals;
 pub use turn::{play, settle};
 pub use unmove::unmoves;
 
@@ -191,13 +192,18 @@ pub fn legal_moves(v: &Variant, pos: &Position, conv: Convention) -> Vec<Move> {
         } else {
             us & !(1 << from)
         } | 1 << to;
-        if mills_closed(v, pos, me, after, to).0 == 0 {
+        // The move carries the removals of the mills it closes, not those that start the
+        // next turn (a full board, a blocked side moving again).
+        let closed = mills_closed(v, pos, me, after, to).0;
+        let opp_hand = pos.in_hand[me.other().index()];
+        let own = mill_removals(v, from == NO_SQUARE, closed, opp_hand).0;
+        if own <= 0 {
             out.push(mv);
             return;
         }
         let next = play(v, pos, mv);
         let start = out.len();
-        with_removals(v, &next, me, mv, &mut |m| {
+        with_removals(v, &next, me, mv, own as usize, &mut |m| {
             if m.more[0] == NO_SQUARE {
                 out.push(m);
                 return;
@@ -217,10 +223,17 @@ pub fn legal_moves(v: &Variant, pos: &Position, conv: Convention) -> Vec<Move> {
     out
 }
 
-/// Every way to complete `mv` (already played: `next`) with the removals the mover `me` makes
-/// right after it.
-fn with_removals(v: &Variant, next: &Position, me: Color, mv: Move, f: &mut impl FnMut(Move)) {
-    let more = mv.removals().count() < 3;
+/// Every way to complete `mv` (already played: `next`) with the `own` removals its mills give
+/// the mover `me` (fewer where they lapse).
+fn with_removals(
+    v: &Variant,
+    next: &Position,
+    me: Color,
+    mv: Move,
+    own: usize,
+    f: &mut impl FnMut(Move),
+) {
+    let more = mv.removals().count() < own.min(3);
     if next.to_move != me || !next.pending_removal() || !more {
         f(mv);
         return;
@@ -232,7 +245,7 @@ fn with_removals(v: &Variant, next: &Position, me: Color, mv: Move, f: &mut impl
     }
     for r in bits(candidates) {
         let after = play(v, next, Move::removal(r));
-        with_removals(v, &after, me, mv.with_removal(r), f);
+        with_removals(v, &after, me, mv.with_removal(r), own, f);
     }
 }
 

@@ -45,24 +45,10 @@ pub fn play(v: &Variant, pos: &Position, mv: Move) -> Position {
             NO_SLIDE
         };
     }
-    let mut count = if closed == 0 {
-        0
-    } else if v.multiple_removals {
-        closed as i8
-    } else {
-        1
-    };
-    if placement {
-        match v.placing_mill {
-            PlacingMill::ByMillCounts => count = 0,
-            PlacingMill::FromHand | PlacingMill::FromHandAgain if count > 0 => {
-                let taken = (count as u8).min(next.in_hand[opp]);
-                next.in_hand[opp] -= taken;
-                count -= taken as i8;
-                next.again = v.placing_mill == PlacingMill::FromHandAgain;
-            }
-            _ => {}
-        }
+    let (count, taken) = mill_removals(v, placement, closed, next.in_hand[opp]);
+    if placement && closed > 0 && v.removes_from_hand() {
+        next.in_hand[opp] -= taken;
+        next.again = v.placing_mill == PlacingMill::FromHandAgain;
     }
     if was_placing && next.in_hand == [0, 0] && v.moving_first == Color::Black {
         // Placing ends with this move: Black moves first, after any removals of this turn.
@@ -76,6 +62,27 @@ pub fn play(v: &Variant, pos: &Position, mv: Move) -> Position {
     }
     continue_turn(v, &mut next, was_placing);
     next
+}
+
+/// The removals that `closed` counted mills of a stone move give (a placement if
+/// `placement`): `(from the board, from the opponent's hand of opp_hand stones)`.
+pub(crate) fn mill_removals(v: &Variant, placement: bool, closed: u32, opp_hand: u8) -> (i8, u8) {
+    let count = match closed {
+        0 => 0,
+        n if v.multiple_removals => n as i8,
+        _ => 1,
+    };
+    if !placement {
+        return (count, 0);
+    }
+    match v.placing_mill {
+        PlacingMill::ByMillCounts => (0, 0),
+        PlacingMill::FromHand | PlacingMill::FromHandAgain => {
+            let taken = (count as u8).min(opp_hand);
+            (count - taken as i8, taken)
+        }
+        PlacingMill::Remove | PlacingMill::Mark => (count, 0),
+    }
 }
 
 /// Remove the stone on `r` for the side to move's pending removal.

@@ -439,7 +439,8 @@ pub fn parse_position_info(
         }
     }
 
-    check_marks(variant, board, marks, in_hand)?;
+    let removal_stated = removing || remove != [0, 0];
+    check_marks(variant, board, marks, in_hand, removal_stated)?;
     let mut pos = Position {
         stones,
         in_hand,
@@ -558,12 +559,14 @@ fn to_square_bits(set: Bits) -> u64 {
 }
 
 /// Check marked points against the rules: only under `placing-mill=mark`, only while stones
-/// are in hand.
+/// are in hand or the turn that emptied both hands still has removals pending (`removing`:
+/// the string states a removal; marks vanish when that turn ends, as in the Sanmill app).
 fn check_marks(
     variant: &Variant,
     board: &Board,
     marks: Bits,
     in_hand: [u8; 2],
+    removing: bool,
 ) -> Result<(), PositionError> {
     if marks == 0 {
         return Ok(());
@@ -571,7 +574,7 @@ fn check_marks(
     let square = board.name(marks.trailing_zeros() as u8);
     let reason = if variant.placing_mill != PlacingMill::Mark {
         "marks occur only under placing-mill=mark"
-    } else if in_hand == [0, 0] {
+    } else if in_hand == [0, 0] && !removing {
         "marks vanish when placing ends, and no stone is in hand"
     } else {
         return Ok(());

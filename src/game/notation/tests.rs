@@ -436,3 +436,28 @@ mod rule_options {
         assert_eq!((p.to_move, p.removals), (Color::White, [2, 1]));
     }
 }
+
+#[test]
+fn marks_stay_while_the_removal_of_the_last_placement_is_pending() {
+    use crate::game::movegen::play;
+    let v = Variant::by_name("zhi-qi").unwrap();
+    // Black's last placement closed a mill: both hands are empty, Black removes, the mark on
+    // g7 vanishes only when that turn ends (as `play` leaves it, and the Sanmill app).
+    let text = "OO@@OO@@/@OO@O@@O/@XO@@OOO b m r 12 0 11 0 0 1 -1 -1 -1 -1 0 0 1 ids:nodes";
+    let p = parse_position(&v, text).unwrap();
+    assert_eq!((p.in_hand, p.removals), ([0, 0], [0, 1]));
+    assert_eq!(p.marks, 1 << v.board().point("g7").unwrap());
+    assert_eq!(format_position(&v, &p), text);
+    let r = legal_moves(&v, &p, Convention::Split)[0];
+    let after = play(&v, &p, r);
+    assert_eq!((after.marks, after.removals), (0, [0, 0]));
+    // Without a removal pending, marks with empty hands are still refused.
+    let done = "OO@@OO@@/@OO@O@@O/@XO@@OOO w m s 12 0 11 0 0 0 -1 -1 -1 -1 0 0 1 ids:nodes";
+    assert!(
+        matches!(
+            parse_position(&v, done),
+            Err(PositionError::BlockedPoint { .. })
+        ),
+        "{done}"
+    );
+}
