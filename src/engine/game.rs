@@ -49,14 +49,27 @@ impl DrawRules {
         }
     }
 
+    /// `variant` with these rules' N-move rule as its `n-move-rule`; without an N-move rule
+    /// ([`NMoveRule::NONE`]) also without the endgame rule.
+    pub fn effective(&self, variant: &Variant) -> Variant {
+        let n = self.n_move.n();
+        Variant {
+            n_move_rule: n,
+            endgame_n_move_rule: if n == 0 {
+                0
+            } else {
+                variant.endgame_n_move_rule
+            },
+            ..*variant
+        }
+    }
+
     /// The N-move rule in force in `pos` under `variant`: [`DrawRules::n_move`], or the
     /// variant's `endgame-n-move-rule` while either side has exactly three stones on the board
-    /// when that is lower ([`Variant::n_move_limit`]).
+    /// when that is lower ([`Variant::n_move_limit`]); none when [`DrawRules::n_move`] is
+    /// off.
     pub fn limit(&self, variant: &Variant, pos: &Position) -> NMoveRule {
-        let v = Variant {
-            n_move_rule: self.n_move.n(),
-            ..*variant
-        };
+        let v = self.effective(variant);
         let n = v.n_move_limit([pos.on_board(Color::White), pos.on_board(Color::Black)]);
         NMoveRule::new(n.min(NMoveRule::MAX_N)).unwrap_or(NMoveRule::NONE)
     }

@@ -240,7 +240,7 @@ impl Engine {
     /// have options the tables do not follow: [`Variant::unsupported_by_tables`]; tables of
     /// other rules are refused by their fingerprint when opened).
     pub fn oracle(&mut self) -> Option<Arc<Oracle>> {
-        if !self.config.use_tables || !self.config.variant.unsupported_by_tables().is_empty() {
+        if !self.config.use_tables || !self.tables_follow_rules() {
             return None;
         }
         let c = &self.config;
@@ -248,6 +248,13 @@ impl Engine {
             .oracle
             .get_or_insert_with(|| Arc::new(Oracle::open(&c.table_dir, c.variant, c.rules.n_move)));
         Some(Arc::clone(oracle))
+    }
+
+    /// Do tables exist for the rules played (the variant under the draw rules' N-move rule:
+    /// [`Variant::unsupported_by_tables`] is empty)?
+    pub fn tables_follow_rules(&self) -> bool {
+        let c = &self.config;
+        c.rules.effective(&c.variant).unsupported_by_tables().is_empty()
     }
 
     /// Messages about tables not used (damaged, missing, not regular files) found since the

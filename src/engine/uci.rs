@@ -386,7 +386,8 @@ impl<W: Write> Session<W> {
         let Some(oracle) = engine.oracle() else {
             if self.announce {
                 self.announce = false;
-                let unsupported = self.config.variant.unsupported_by_tables();
+                let c = &self.config;
+                let unsupported = c.rules.effective(&c.variant).unsupported_by_tables();
                 if !self.config.use_tables {
                     return self.info("tables: off (UseTables false)");
                 }
@@ -461,10 +462,7 @@ impl<W: Write> Session<W> {
                 .map(|d| c.depth_cap = d as u32)
                 .ok_or_else(|| bad("a depth from 0 to 64")),
             "nmoverule" => NMoveRule::parse(&value)
-                .map(|rule| {
-                    c.rules.n_move = rule;
-                    c.variant.n_move_rule = rule.n();
-                })
+                .map(|rule| c.rules.n_move = rule)
                 .map_err(|e| format!("setoption {name}: {e}; unchanged")),
             "threefoldrepetitionrule" => check(&value)
                 .map(|b| c.rules.threefold = b)
