@@ -572,6 +572,42 @@ mod tests {
     }
 
     #[test]
+    fn a_side_that_moves_twice_keeps_its_score() {
+        // Da San Qi: Black places its last stone, then moves first (again). Its mill point g7
+        // is marked while stones are in hand, so no placement wins; the slide g4-g7 after it
+        // does (white has three stones): a win in 2 plies, both Black's.
+        let v = Variant::by_name("da-san-qi").unwrap();
+        let b = v.board();
+        let set = |names: &[&str]| names.iter().fold(0, |a, n| a | 1 << b.point(n).unwrap());
+        let root = Position {
+            stones: [set(&["b2", "d2", "f2"]), set(&["a7", "d7", "g4"])],
+            in_hand: [0, 1],
+            to_move: crate::game::position::Color::Black,
+            marks: set(&["g7"]),
+            ..Position::start(&v)
+        };
+        let stop = AtomicBool::new(false);
+        let mut tt = TranspositionTable::new(1);
+        let out = search(
+            &SearchInput {
+                variant: &v,
+                oracle: None,
+                rules: DrawRules::of_variant(&v),
+                root,
+                counter: 0,
+                history: &[],
+                deadline: None,
+                max_depth: 3,
+                max_nodes: None,
+                stop: &stop,
+            },
+            &mut tt,
+        );
+        assert_eq!(score_value(out.score), Some(Value::Win(2)), "{out:?}");
+        assert!(out.best.is_place());
+    }
+
+    #[test]
     fn scores_round_trip() {
         for v in [Value::Win(7), Value::Loss(12), Value::Win(0)] {
             assert_eq!(score_value(value_score(v, 0)), Some(v));
