@@ -631,4 +631,92 @@ mod tests {
         assert_eq!(g.legal_actions().len(), 24);
         assert_eq!(g.full_move(), 1);
     }
+
+    /// A position of `v` with these white and black stones, nothing in hand, white to move.
+    fn board(v: &Variant, white: &[&str], black: &[&str]) -> Position {
+        let b = v.board();
+        let set = |names: &[&str]| names.iter().fold(0, |a, n| a | 1 << b.point(n).unwrap());
+        Position {
+            stones: [set(white), set(black)],
+            in_hand: [0, 0],
+            ..Position::start(v)
+        }
+    }
+
+    fn at(counter: u32) -> PositionInfo {
+        PositionInfo {
+            counter,
+            full_move: 1,
+        }
+    }
+
+    #[test]
+    fn endgame_n_move_rule_and_override() {
+        let v = Variant::by_name("morabaraba").unwrap();
+        let pos = board(&v, &["a7", "g1", "d5"], &["b2", "d2", "f6", "c4"]);
+        let rules = DrawRules::of_variant(&v);
+        assert_eq!(rules.n_move.n(), 100);
+        assert_eq!(rules.limit(&v, &pos).n(), 10);
+        let g = Game::new(v, pos, at(10), rules);
+        let r = g.result().unwrap();
+        assert_eq!(r.reason, Reason::NMoveRule(NMoveRule::new(10).unwrap()));
+        assert_eq!(Game::new(v, pos, at(9), rules).result(), None);
+        // Four stones each: the rule of 100.
+        let pos4 = board(&v, &["a7", "g1", "d5", "e3"], &["b2", "d2", "f6", "c4"]);
+        assert_eq!(Game::new(v, pos4, at(10), rules).result(), None);
+        // --n-move-rule 0: no N-move rule at all, the endgame rule included.
+        let off = DrawRules {
+            n_move: NMoveRule::NONE,
+            threefold: true,
+        };
+        assert_eq!(Game::new(v, pos, at(500), off).result(), None);
+    }
+
+    #[test]
+    fn blocked_and_full_board_reasons() {
+        let white = ["a7", "a1", "g1"];
+        let black = ["d7", "a4", "d1", "g4"];
+        for (stalemate, text) in [
+            ("draw", "draw by blocked position: white has no legal move"),
+            ("loss", "black wins: white has no legal move"),
+        ] {
+            let v = Variant::from_rules("std", &["fly=off", &format!("stalemate={stalemate}")])
+                .unwrap();
+            let g = Game::new(v, board(&v, &white, &black), at(0), DrawRules::default());
+            assert_eq!(g.result().unwrap().to_string(), text);
+        }
+        // Twelve stones each fill the board with no mill: white (to move) loses, or a draw.
+        let white = [
+            "a7", "g7", "g1", "a1", "d6", "f4", "d2", "b4", "c5", "e5", "e3", "c3",
+        ];
+        let black = [
+            "d7", "g4", "d1", "a4", "b6", "f6", "f2", "b2", "d5", "e4", "d3", "c4",
+        ];
+        for (rules, text) in [
+            (vec!["stones=12"], "black wins: the board is full"),
+            (
+                vec!["stones=12", "board-full=draw"],
+                "draw by the board is full",
+            ),
+        ] {
+            let v = Variant::from_rules("std", &rules).unwrap();
+            let g = Game::new(v, board(&v, &white, &black), at(0), DrawRules::default());
+            let r = g.result().unwrap();
+            assert_eq!((r.reason, r.to_string().as_str()), (Reason::FullBoard, text));
+        }
+    }
+
+    #[test]
+    fn a_capture_resets_the_counter() {
+        // Mul Mulan: d6-d7 arrives between black a7 and g7 and captures both.
+        let v = Variant::by_name("mul-mulan").unwrap();
+        let pos = board(&v, &["d6", "b2", "f2"], &["a7", "g7", "d1", "a1", "g1"]);
+        let mut g = Game::new(v, pos, at(5), DrawRules::of_variant(&v));
+        let mut quiet = g.clone();
+        quiet.play_text("b2-b4").unwrap();
+        assert_eq!(quiet.counter(), 6);
+        g.play_text("d6-d7").unwrap();
+        assert_eq!(g.position().on_board(Color::Black), 3);
+        assert_eq!(g.counter(), 0);
+    }
 }
