@@ -107,7 +107,10 @@ fn the_engine_plays_itself_under_every_rule_set() {
     );
     let names = Variant::names();
     // Two at a time.
-    let halves: Vec<Vec<&str>> = names.chunks(names.len().div_ceil(2)).map(<[_]>::to_vec).collect();
+    let halves: Vec<Vec<&str>> = names
+        .chunks(names.len().div_ceil(2))
+        .map(<[_]>::to_vec)
+        .collect();
     std::thread::scope(|s| {
         for half in &halves {
             let engine = &engine;
@@ -143,7 +146,8 @@ fn the_referee_follows_stalemate_and_full_board_options() {
         );
     }
     for b in BoardFull::names().split(", ") {
-        variants.push(Variant::from_rules("twelve-mens-morris", &[format!("board-full={b}")]).unwrap());
+        variants
+            .push(Variant::from_rules("twelve-mens-morris", &[format!("board-full={b}")]).unwrap());
     }
     assert!(variants.len() >= 10, "{variants:?}");
     for v in variants {

@@ -166,12 +166,18 @@ fn nerenchi_black_moves_first_after_placing() {
         "setoption name Variant value nerenchi\nposition startpos moves {moves}\nd\ngo depth 2\n"
     ));
     let fen = &fens(&lines)[0];
-    assert!(fen.contains(" b m "), "Black to move in the moving phase: {fen}");
+    assert!(
+        fen.contains(" b m "),
+        "Black to move in the moving phase: {fen}"
+    );
     let best = &bestmoves(&lines)[0];
     let black = g.position().stones[Color::Black.index()];
     let from = best.split('-').next().unwrap();
     let p = v.board().point(from).unwrap_or_else(|| panic!("{best}"));
-    assert!(best.contains('-') && black & 1 << p != 0, "a black slide: {best}");
+    assert!(
+        best.contains('-') && black & 1 << p != 0,
+        "a black slide: {best}"
+    );
     // The same game under the standard rules of twelve stones: White would move.
     let twelve = Variant::by_name("twelve-mens-morris").unwrap();
     let t = Game::from_text(twelve, DrawRules::of_variant(&twelve), "startpos", &[]).unwrap();
@@ -199,7 +205,10 @@ fn rule_options_change_the_rules_or_are_refused() {
         "{infos:#?}"
     );
     // The standard position after the refused option: nine stones each.
-    assert!(infos[1].starts_with("fen ") && infos[1].contains(" 0 9 0 9 "), "{infos:#?}");
+    assert!(
+        infos[1].starts_with("fen ") && infos[1].contains(" 0 9 0 9 "),
+        "{infos:#?}"
+    );
     let want = [
         "rules std+stones=12: position reset to the start",
         "rules std+stones=12+diagonals=on: position reset to the start",

@@ -7,10 +7,10 @@ use super::common::{VariantArg, emit};
 use clap::Args;
 use millbase::Color;
 use millbase::engine::game::{DrawRules, Game, Reason};
-use millbase::engine::sanmill;
 use millbase::engine::matches::{
     BuiltinPlayer, GameRecord, MatchConfig, Player, UciPlayer, run_match,
 };
+use millbase::engine::sanmill;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -180,7 +180,10 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
     // The rules: the set's name, each option that differs from the set (Sanmill's names),
     // then the N-move rule.
     let mut setup = sanmill::setup_commands(&v);
-    setup.push(format!("setoption name NMoveRule value {}", rules.n_move.n()));
+    setup.push(format!(
+        "setoption name NMoveRule value {}",
+        rules.n_move.n()
+    ));
     let make = |i: usize, cmd: &str| -> Result<Box<dyn Player>, CliError> {
         let seed = args.seed.wrapping_add(i as u64);
         Ok(match cmd {

@@ -702,7 +702,10 @@ mod tests {
             let v = Variant::from_rules("std", &rules).unwrap();
             let g = Game::new(v, board(&v, &white, &black), at(0), DrawRules::default());
             let r = g.result().unwrap();
-            assert_eq!((r.reason, r.to_string().as_str()), (Reason::FullBoard, text));
+            assert_eq!(
+                (r.reason, r.to_string().as_str()),
+                (Reason::FullBoard, text)
+            );
         }
     }
 

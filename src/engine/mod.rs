@@ -254,7 +254,10 @@ impl Engine {
     /// [`Variant::unsupported_by_tables`] is empty)?
     pub fn tables_follow_rules(&self) -> bool {
         let c = &self.config;
-        c.rules.effective(&c.variant).unsupported_by_tables().is_empty()
+        c.rules
+            .effective(&c.variant)
+            .unsupported_by_tables()
+            .is_empty()
     }
 
     /// Messages about tables not used (damaged, missing, not regular files) found since the

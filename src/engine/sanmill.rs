@@ -185,7 +185,12 @@ pub fn apply(
             .map(|on| ("multiple-removals", switch(on).into()))
             .ok_or_else(need_check),
         "mayremovefrommillsalways" => check
-            .map(|on| ("remove-from-mills", if on { "always" } else { "last" }.into()))
+            .map(|on| {
+                (
+                    "remove-from-mills",
+                    if on { "always" } else { "last" }.into(),
+                )
+            })
             .ok_or_else(need_check),
         "restrictrepeatedmillsformation" => check
             .map(|on| {
