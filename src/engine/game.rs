@@ -24,7 +24,7 @@ use crate::game::notation::{
     MoveError, PositionInfo, format_move, format_position_info, parse_legal_move,
 };
 use crate::game::position::{Color, Move, Position};
-use crate::game::rules::{BoardFull, NO_SQUARE, PlacingMill, Variant};
+use crate::game::rules::{BoardFull, PlacingMill, Variant};
 use crate::game::value::NMoveRule;
 use std::fmt;
 
@@ -389,12 +389,18 @@ impl Game {
                 // A combined move: legal in the combined convention, and not a lone removal.
                 match parse_legal_move(&v, &pos, text, Convention::Combined) {
                     Ok(mv) if mv.removes() && !mv.is_lone_removal() => {
-                        let first = Move {
-                            remove: NO_SQUARE,
-                            ..mv
-                        };
-                        self.push(first);
-                        self.push(Move::removal(mv.remove));
+                        self.push(mv.without_removals());
+                        // Each removal as its own action, in an order that is legal (a move
+                        // may carry several under `multiple-removals`).
+                        let mut left: Vec<u8> = mv.removals().collect();
+                        while !left.is_empty() {
+                            let legal = self.legal_actions();
+                            let i = left
+                                .iter()
+                                .position(|&r| legal.contains(&Move::removal(r)))
+                                .unwrap_or(0);
+                            self.push(Move::removal(left.remove(i)));
+                        }
                         return Ok(());
                     }
                     _ => return Err(split_err),
@@ -721,5 +727,25 @@ mod tests {
         g.play_text("d6-d7").unwrap();
         assert_eq!(g.position().on_board(Color::Black), 3);
         assert_eq!(g.counter(), 0);
+    }
+
+    #[test]
+    fn a_combined_move_with_two_removals_is_three_actions() {
+        // Placing a7 closes a7-d7-g7 and a7-a4-a1: two removals under multiple-removals.
+        let v = Variant::from_rules("std", &["multiple-removals=on"]).unwrap();
+        let mut pos = board(&v, &["d7", "g7", "a4", "a1"], &["b2", "d2", "f4", "c4"]);
+        pos.in_hand = [5, 5];
+        let mut g = Game::new(v, pos, at(3), DrawRules::of_variant(&v));
+        g.play_text("a7xd2xb2").unwrap();
+        assert_eq!(g.moves_text(), ["a7", "xd2", "xb2"]);
+        assert_eq!(g.position().to_move, Color::Black);
+        assert_eq!(g.position().on_board(Color::Black), 2);
+        assert_eq!(g.combined_plies(), 1);
+        assert_eq!(
+            super::super::oracle::split_first(Move::place(3).with_removal(5)),
+            Move::place(3)
+        );
+        let two = Move::place(3).with_removal(5).with_removal(6);
+        assert_eq!(super::super::oracle::split_first(two), Move::place(3));
     }
 }

@@ -631,7 +631,7 @@ impl<W: Write> Session<W> {
             for &m in line {
                 if m.removes() && !m.is_lone_removal() {
                     out.push(format_move(&v, super::oracle::split_first(m)));
-                    out.push(format_move(&v, Move::removal(m.remove)));
+                    out.extend(m.removals().map(|r| format_move(&v, Move::removal(r))));
                 } else {
                     out.push(format_move(&v, m));
                 }
