@@ -101,7 +101,27 @@ fn handshake_lists_the_options() {
             "NMoveRule",
             "ThreefoldRepetitionRule",
             "Seed",
-            "Hash"
+            "Hash",
+            // Sanmill's rule options (docs/RULE-SETS.md; tests/uci_rules.rs).
+            "PiecesCount",
+            "flyPieceCount",
+            "PiecesAtLeastCount",
+            "HasDiagonalLines",
+            "MayFly",
+            "MayMoveInPlacingPhase",
+            "IsDefenderMoveFirst",
+            "MayRemoveMultiple",
+            "MayRemoveFromMillsAlways",
+            "RestrictRepeatedMillsFormation",
+            "OneTimeUseMill",
+            "StopPlacingWhenTwoEmptySquares",
+            "EndgameNMoveRule",
+            "MillFormationActionInPlacingPhase",
+            "BoardFullAction",
+            "StalemateAction",
+            "InterventionCaptureEnabled",
+            "CustodianCaptureEnabled",
+            "LeapCaptureEnabled"
         ]
     );
     assert!(lines.contains(&"option name NMoveRule type spin default 100 min 0 max 4096".into()));
@@ -174,7 +194,8 @@ fn bad_input_is_reported_and_ignored() {
         "unknown command '",
         "unknown option 'NoSuchOption' ignored",
         "setoption MoveTime: 'soon' is not a number of seconds",
-        "setoption Variant: 'chess' is not a variant (std, lasker, twelve, six, three)",
+        "setoption Variant: 'chess' is not a variant (std, lasker, twelve, six, three, \
+         nine-mens-morris,",
         "setoption UseTables: 'maybe' is not true or false",
         "setoption Hash: '0' is not a size in MiB",
         "setoption NMoveRule: 4097 is not in 0..=4096; unchanged",

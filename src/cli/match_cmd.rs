@@ -1,23 +1,22 @@
 //! `millbase match`: games between UCI engines (or an engine and itself, or built-in movers),
-//! refereed by millbase's rules including both draw rules.
+//! refereed by millbase's rules (the chosen variant with its options, sent to the engines as
+//! Sanmill's rule options) including both draw rules.
 
 use super::CliError;
-use super::common::{GameRuleArg, VariantArg, emit};
+use super::common::{VariantArg, emit};
 use clap::Args;
 use millbase::Color;
 use millbase::engine::game::{DrawRules, Game, Reason};
 use millbase::engine::matches::{
     BuiltinPlayer, GameRecord, MatchConfig, Player, UciPlayer, run_match,
 };
+use millbase::engine::sanmill;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// Arguments of `millbase match`.
 #[derive(Debug, Args)]
-#[command(mut_arg("n_move_rule", |a| a.help(
-    "The N-move rule's N (0: off); also sent to the engines as the option NMoveRule"
-)))]
 pub struct MatchArgs {
     #[command(flatten)]
     variant: VariantArg,
@@ -58,8 +57,16 @@ pub struct MatchArgs {
     /// [default: the initial position].
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
-    #[command(flatten)]
-    n_move_rule: GameRuleArg,
+    /// The N-move rule's N (0: off) [default: the variant's n-move-rule, 100 in every named
+    /// rule set]; the same as --rule n-move-rule=N. Also sent to the engines as the option
+    /// NMoveRule.
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = millbase::NMoveRule::parse,
+        allow_negative_numbers = true
+    )]
+    n_move_rule: Option<millbase::NMoveRule>,
     /// A game longer than this many actions is a draw (a safety net).
     #[arg(
         long,
@@ -162,21 +169,21 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
     if args.games == Some(0) {
         return Err(CliError::usage("--games must be at least 1"));
     }
-    let rules = DrawRules {
-        n_move: args.n_move_rule.n_move_rule,
-        threefold: true,
-    };
+    let mut rules = DrawRules::of_variant(&v);
+    if let Some(n) = args.n_move_rule {
+        rules.n_move = n;
+    }
     let starts = read_starts(args, rules)?;
     let pairs = args.engines.len() == 2;
     let movetime = Duration::from_millis(args.movetime);
     let timeout = Duration::from_millis(args.timeout.unwrap_or(args.movetime * 2 + 2000));
-    let setup = vec![
-        format!("setoption name Variant value {}", v.name),
-        format!(
-            "setoption name NMoveRule value {}",
-            args.n_move_rule.n_move_rule.n()
-        ),
-    ];
+    // The rules: the set's name, each option that differs from the set (Sanmill's names),
+    // then the N-move rule.
+    let mut setup = sanmill::setup_commands(&v);
+    setup.push(format!(
+        "setoption name NMoveRule value {}",
+        rules.n_move.n()
+    ));
     let make = |i: usize, cmd: &str| -> Result<Box<dyn Player>, CliError> {
         let seed = args.seed.wrapping_add(i as u64);
         Ok(match cmd {

@@ -1,7 +1,7 @@
 //! `millbase play`: a game against the engine in the terminal (or from scripted input).
 
 use super::CliError;
-use super::common::{GameRuleArg, TablesArgs, position_arg};
+use super::common::{TablesArgs, position_arg};
 use clap::Args;
 use millbase::Value;
 use millbase::engine::display::diagram;
@@ -34,8 +34,15 @@ pub struct PlayArgs {
         allow_negative_numbers = true
     )]
     movetime: u64,
-    #[command(flatten)]
-    n_move_rule: GameRuleArg,
+    /// The N-move rule's N (0: off) [default: the variant's n-move-rule, 100 in every named
+    /// rule set]; the same as --rule n-move-rule=N.
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = millbase::NMoveRule::parse,
+        allow_negative_numbers = true
+    )]
+    n_move_rule: Option<millbase::NMoveRule>,
     /// The start: a Sanmill position string or `start` [default: start].
     #[arg(value_name = "POSITION", num_args = 0.., allow_negative_numbers = true)]
     position: Vec<String>,
@@ -339,10 +346,10 @@ pub fn run_play(args: &PlayArgs) -> Result<(), CliError> {
     if args.movetime == 0 {
         return Err(CliError::usage("--movetime must be at least 1 ms"));
     }
-    let rules = DrawRules {
-        n_move: args.n_move_rule.n_move_rule,
-        threefold: true,
-    };
+    let mut rules = DrawRules::of_variant(&v);
+    if let Some(n) = args.n_move_rule {
+        rules.n_move = n;
+    }
     let game = if args.position.is_empty() {
         Game::from_start(v, rules)
     } else {

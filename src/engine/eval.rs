@@ -11,8 +11,9 @@
 //! * **Mobility** — for a side that slides or will slide once its stones in hand are placed
 //!   (more stones than the flying count), [`MOBILITY`] per slide of its stones on the board
 //!   (in the placing phase this counts the room its stones will have); a sliding opponent
-//!   (nothing in hand) with no slide at all, who would lose if it were to move now, adds
-//!   [`BLOCKED`].
+//!   (nothing in hand) with no slide at all, who would lose if it were to move now (only under
+//!   `stalemate=loss`; the other stalemate rules draw, pass or remove instead), adds
+//!   [`BLOCKED`]. Flying follows the variant's `fly` option.
 //! * **Tempo** — [`TEMPO`] for the side to move.
 //!
 //! Finished games (too few stones, no legal move, full board) are never evaluated: the
@@ -20,7 +21,7 @@
 //! value as a mate-like score.
 
 use crate::game::position::Position;
-use crate::game::rules::{Bits, Variant, points};
+use crate::game::rules::{Bits, Stalemate, Variant, points};
 
 /// Value of one stone.
 pub const STONE: i32 = 100;
@@ -109,7 +110,7 @@ pub fn evaluate(variant: &Variant, pos: &Position) -> i32 {
     if will_slide(variant, pos, op) {
         let theirs = slides(variant, them, empty);
         mobility -= theirs * MOBILITY;
-        if theirs == 0 && slides_only(variant, pos, op) {
+        if theirs == 0 && slides_only(variant, pos, op) && variant.stalemate == Stalemate::Loss {
             mobility += BLOCKED;
         }
     }

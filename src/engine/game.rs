@@ -5,28 +5,74 @@
 //! Draw rules (RULES.md, "Draw rules of play"):
 //!
 //! * **N-move rule**: the counter counts the plies since the last placement or removal. A
-//!   placement or a removal sets it to 0, a slide or fly adds 1 (a slide that closes a mill
-//!   adds 1, and its removal, the next action, sets it to 0). At the start of a turn (no
+//!   placement, a removal, a capture or a stone taken from a hand sets it to 0, any other
+//!   slide or fly adds 1 (a slide that closes a mill adds 1, and its removal, the next action,
+//!   sets it to 0; a pass under `stalemate=pass` is no ply). At the start of a turn (no
 //!   removal pending), a counter of at least N draws the game — before a blocked side loses.
-//! * **Threefold repetition**: the same position (stones, stones in hand, side to move) at
-//!   the start of a turn for the third time draws the game.
+//!   N is the rules' ([`DrawRules::n_move`], by default the variant's `n-move-rule`), or the
+//!   variant's `endgame-n-move-rule` while either side has exactly three stones on the board
+//!   when that is lower ([`DrawRules::limit`]).
+//! * **Threefold repetition**: the same position (stones, stones in hand, side to move and
+//!   the rules' state: marks, pending removals, used mills) at the start of a turn for the
+//!   third time draws the game.
+//!
+//! The rules of the game itself (too few stones, a blocked side, a full board) are
+//! [`outcome`]'s: the referee only names the reason.
 
-use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play};
+use crate::game::movegen::{Convention, Outcome, board_filled, legal_moves, outcome, play};
 use crate::game::notation::{
     MoveError, PositionInfo, format_move, format_position_info, parse_legal_move,
 };
 use crate::game::position::{Color, Move, Position};
-use crate::game::rules::{NO_SQUARE, Variant};
+use crate::game::rules::{BoardFull, PlacingMill, Variant};
 use crate::game::value::NMoveRule;
 use std::fmt;
 
 /// The draw rules a game is played under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawRules {
-    /// The N-move rule ([`NMoveRule::NONE`]: off). Default: N = 100.
+    /// The N-move rule ([`NMoveRule::NONE`]: off). Default: N = 100; under a variant its
+    /// `n-move-rule` ([`DrawRules::of_variant`]). The variant's `endgame-n-move-rule` applies
+    /// on top of it ([`DrawRules::limit`]).
     pub n_move: NMoveRule,
     /// Whether a threefold repetition draws the game. Default on.
     pub threefold: bool,
+}
+
+impl DrawRules {
+    /// The draw rules of `variant`: its `n-move-rule` and threefold repetition.
+    pub fn of_variant(variant: &Variant) -> DrawRules {
+        DrawRules {
+            n_move: NMoveRule::new(variant.n_move_rule.min(NMoveRule::MAX_N))
+                .unwrap_or(NMoveRule::NONE),
+            threefold: true,
+        }
+    }
+
+    /// `variant` with these rules' N-move rule as its `n-move-rule`; without an N-move rule
+    /// ([`NMoveRule::NONE`]) also without the endgame rule.
+    pub fn effective(&self, variant: &Variant) -> Variant {
+        let n = self.n_move.n();
+        Variant {
+            n_move_rule: n,
+            endgame_n_move_rule: if n == 0 {
+                0
+            } else {
+                variant.endgame_n_move_rule
+            },
+            ..*variant
+        }
+    }
+
+    /// The N-move rule in force in `pos` under `variant`: [`DrawRules::n_move`], or the
+    /// variant's `endgame-n-move-rule` while either side has exactly three stones on the board
+    /// when that is lower ([`Variant::n_move_limit`]); none when [`DrawRules::n_move`] is
+    /// off.
+    pub fn limit(&self, variant: &Variant, pos: &Position) -> NMoveRule {
+        let v = self.effective(variant);
+        let n = v.n_move_limit([pos.on_board(Color::White), pos.on_board(Color::Black)]);
+        NMoveRule::new(n.min(NMoveRule::MAX_N)).unwrap_or(NMoveRule::NONE)
+    }
 }
 
 impl Default for DrawRules {
@@ -45,8 +91,12 @@ pub enum Reason {
     TooFewStones,
     /// The loser, to move, has no legal move.
     NoLegalMove,
-    /// The board is full and the variant calls that a draw.
+    /// The board is full and the rules decide the game by it (`board-full=draw`, or
+    /// `white-loses`).
     FullBoard,
+    /// Drawn because a side to move has no legal move (`stalemate=draw`) or both sides are
+    /// blocked (`stalemate=pass`); the detail says which.
+    Blocked,
     /// No placement or removal in the last N plies of this rule.
     NMoveRule(NMoveRule),
     /// The same position for the third time.
@@ -95,6 +145,7 @@ impl GameResult {
             Reason::TooFewStones => format!("{loser} has fewer than three stones"),
             Reason::NoLegalMove => format!("{loser} has no legal move"),
             Reason::FullBoard => "the board is full".to_string(),
+            Reason::Blocked => "blocked position".to_string(),
             Reason::NMoveRule(rule) => {
                 let n = rule.n();
                 format!("{n}-move rule: no placement or removal in the last {n} plies")
@@ -121,10 +172,24 @@ impl fmt::Display for GameResult {
 }
 
 /// The N-move counter after `mv` (either convention): 0 after a placement or a removal, one
-/// more after any other slide or fly.
+/// more after any other slide or fly. Under rules where a slide may capture or a move take a
+/// stone from a hand, use [`counter_after`].
 #[inline]
 pub fn next_counter(counter: u32, mv: Move) -> u32 {
     if mv.is_place() || mv.removes() {
+        0
+    } else {
+        counter.saturating_add(1)
+    }
+}
+
+/// The N-move counter after a ply (either convention) from `before` to `after`: 0 when it
+/// placed a stone, removed or captured one or took one from a hand (fewer stones on the board
+/// of a side, or another count in hand), else one more.
+#[inline]
+pub fn counter_after(counter: u32, before: &Position, after: &Position) -> u32 {
+    let fewer = (0..2).any(|c| after.stones[c].count_ones() < before.stones[c].count_ones());
+    if fewer || after.in_hand != before.in_hand {
         0
     } else {
         counter.saturating_add(1)
@@ -187,6 +252,16 @@ impl Game {
     /// Change the draw rules (the moves played stay).
     pub fn set_rules(&mut self, rules: DrawRules) {
         self.rules = rules;
+    }
+
+    /// Change the variant to one that plays the same game ([`Variant::same_game`]: only its
+    /// N-move rules differ), keeping the moves played; false (and no change) for another game.
+    pub fn set_variant(&mut self, variant: Variant) -> bool {
+        if !variant.same_game(&self.variant) {
+            return false;
+        }
+        self.variant = variant;
+        true
     }
 
     /// A game from a start (`startpos`, `start` or a Sanmill position string) and actions
@@ -314,12 +389,18 @@ impl Game {
                 // A combined move: legal in the combined convention, and not a lone removal.
                 match parse_legal_move(&v, &pos, text, Convention::Combined) {
                     Ok(mv) if mv.removes() && !mv.is_lone_removal() => {
-                        let first = Move {
-                            remove: NO_SQUARE,
-                            ..mv
-                        };
-                        self.push(first);
-                        self.push(Move::removal(mv.remove));
+                        self.push(mv.without_removals());
+                        // Each removal as its own action, in an order that is legal (a move
+                        // may carry several under `multiple-removals`).
+                        let mut left: Vec<u8> = mv.removals().collect();
+                        while !left.is_empty() {
+                            let legal = self.legal_actions();
+                            let i = left
+                                .iter()
+                                .position(|&r| legal.contains(&Move::removal(r)))
+                                .unwrap_or(0);
+                            self.push(Move::removal(left.remove(i)));
+                        }
                         return Ok(());
                     }
                     _ => return Err(split_err),
@@ -332,8 +413,9 @@ impl Game {
 
     /// Append a legal split action.
     fn push(&mut self, mv: Move) {
-        let pos = play(&self.variant, self.position(), mv);
-        let counter = next_counter(self.counter(), mv);
+        let before = *self.position();
+        let pos = play(&self.variant, &before, mv);
+        let counter = counter_after(self.counter(), &before, &pos);
         self.plies.push(Ply { mv, pos, counter });
     }
 
@@ -368,37 +450,49 @@ impl Game {
         if next.pending_removal() {
             return false;
         }
-        if self.rules.n_move.draws_at(counter) {
+        if self.rules.limit(&self.variant, next).draws_at(counter) {
             return true;
         }
         self.rules.threefold && self.occurrences(next) + 1 >= 3
     }
 
     /// The result if the game is over: first the N-move rule, then the rules of the game
-    /// (too few stones, no legal move, full board), then threefold repetition.
+    /// ([`outcome`]: too few stones, no legal move, full board), then threefold repetition.
     pub fn result(&self) -> Option<GameResult> {
         let pos = self.position();
-        if pos.pending_removal() {
+        let v = &self.variant;
+        let over = outcome(v, pos);
+        if pos.pending_removal() && over.is_none() {
             return None;
         }
-        if self.rules.n_move.draws_at(self.counter()) {
-            return Some(GameResult::new(None, Reason::NMoveRule(self.rules.n_move)));
+        let limit = self.rules.limit(v, pos);
+        if !pos.pending_removal() && limit.draws_at(self.counter()) {
+            return Some(GameResult::new(None, Reason::NMoveRule(limit)));
         }
-        let me = pos.to_move;
-        match outcome(&self.variant, pos) {
-            Some(Outcome::Loss) => {
-                let reason = if pos.too_few(me) {
-                    Reason::TooFewStones
+        if let Some(o) = over {
+            let me = pos.to_move;
+            let winner = match o {
+                Outcome::Loss => Some(me.other()),
+                Outcome::Win => Some(me),
+                Outcome::Draw => None,
+            };
+            let full = v.placing_mill != PlacingMill::ByMillCounts
+                && matches!(v.board_full, BoardFull::WhiteLoses | BoardFull::Draw)
+                && board_filled(v, pos);
+            let mut r = GameResult::new(winner, Reason::NoLegalMove);
+            if pos.too_few(me) || pos.too_few(me.other()) {
+                r.reason = Reason::TooFewStones;
+            } else if full {
+                r.reason = Reason::FullBoard;
+            } else if winner.is_none() {
+                r.reason = Reason::Blocked;
+                r.detail = Some(if v.stalemate == crate::game::rules::Stalemate::Pass {
+                    "both sides are blocked".to_string()
                 } else {
-                    Reason::NoLegalMove
-                };
-                return Some(GameResult::new(Some(me.other()), reason));
+                    format!("{me} has no legal move")
+                });
             }
-            Some(Outcome::Win) => {
-                return Some(GameResult::new(Some(me), Reason::TooFewStones));
-            }
-            Some(Outcome::Draw) => return Some(GameResult::new(None, Reason::FullBoard)),
-            None => {}
+            return Some(r);
         }
         if self.rules.threefold && self.occurrences(pos) >= 3 {
             return Some(GameResult::new(None, Reason::ThreefoldRepetition));
@@ -542,5 +636,116 @@ mod tests {
         assert_eq!(g.result(), None);
         assert_eq!(g.legal_actions().len(), 24);
         assert_eq!(g.full_move(), 1);
+    }
+
+    /// A position of `v` with these white and black stones, nothing in hand, white to move.
+    fn board(v: &Variant, white: &[&str], black: &[&str]) -> Position {
+        let b = v.board();
+        let set = |names: &[&str]| names.iter().fold(0, |a, n| a | 1 << b.point(n).unwrap());
+        Position {
+            stones: [set(white), set(black)],
+            in_hand: [0, 0],
+            ..Position::start(v)
+        }
+    }
+
+    fn at(counter: u32) -> PositionInfo {
+        PositionInfo {
+            counter,
+            full_move: 1,
+        }
+    }
+
+    #[test]
+    fn endgame_n_move_rule_and_override() {
+        let v = Variant::by_name("morabaraba").unwrap();
+        let pos = board(&v, &["a7", "g1", "d5"], &["b2", "d2", "f6", "c4"]);
+        let rules = DrawRules::of_variant(&v);
+        assert_eq!(rules.n_move.n(), 100);
+        assert_eq!(rules.limit(&v, &pos).n(), 10);
+        let g = Game::new(v, pos, at(10), rules);
+        let r = g.result().unwrap();
+        assert_eq!(r.reason, Reason::NMoveRule(NMoveRule::new(10).unwrap()));
+        assert_eq!(Game::new(v, pos, at(9), rules).result(), None);
+        // Four stones each: the rule of 100.
+        let pos4 = board(&v, &["a7", "g1", "d5", "e3"], &["b2", "d2", "f6", "c4"]);
+        assert_eq!(Game::new(v, pos4, at(10), rules).result(), None);
+        // --n-move-rule 0: no N-move rule at all, the endgame rule included.
+        let off = DrawRules {
+            n_move: NMoveRule::NONE,
+            threefold: true,
+        };
+        assert_eq!(Game::new(v, pos, at(500), off).result(), None);
+    }
+
+    #[test]
+    fn blocked_and_full_board_reasons() {
+        let white = ["a7", "a1", "g1"];
+        let black = ["d7", "a4", "d1", "g4"];
+        for (stalemate, text) in [
+            ("draw", "draw by blocked position: white has no legal move"),
+            ("loss", "black wins: white has no legal move"),
+        ] {
+            let v = Variant::from_rules("std", &["fly=off", &format!("stalemate={stalemate}")])
+                .unwrap();
+            let g = Game::new(v, board(&v, &white, &black), at(0), DrawRules::default());
+            assert_eq!(g.result().unwrap().to_string(), text);
+        }
+        // Twelve stones each fill the board with no mill: white (to move) loses, or a draw.
+        let white = [
+            "a7", "g7", "g1", "a1", "d6", "f4", "d2", "b4", "c5", "e5", "e3", "c3",
+        ];
+        let black = [
+            "d7", "g4", "d1", "a4", "b6", "f6", "f2", "b2", "d5", "e4", "d3", "c4",
+        ];
+        for (rules, text) in [
+            (vec!["stones=12"], "black wins: the board is full"),
+            (
+                vec!["stones=12", "board-full=draw"],
+                "draw by the board is full",
+            ),
+        ] {
+            let v = Variant::from_rules("std", &rules).unwrap();
+            let g = Game::new(v, board(&v, &white, &black), at(0), DrawRules::default());
+            let r = g.result().unwrap();
+            assert_eq!(
+                (r.reason, r.to_string().as_str()),
+                (Reason::FullBoard, text)
+            );
+        }
+    }
+
+    #[test]
+    fn a_capture_resets_the_counter() {
+        // Mul Mulan: d6-d7 arrives between black a7 and g7 and captures both.
+        let v = Variant::by_name("mul-mulan").unwrap();
+        let pos = board(&v, &["d6", "b2", "f2"], &["a7", "g7", "d1", "a1", "g1"]);
+        let mut g = Game::new(v, pos, at(5), DrawRules::of_variant(&v));
+        let mut quiet = g.clone();
+        quiet.play_text("b2-b4").unwrap();
+        assert_eq!(quiet.counter(), 6);
+        g.play_text("d6-d7").unwrap();
+        assert_eq!(g.position().on_board(Color::Black), 3);
+        assert_eq!(g.counter(), 0);
+    }
+
+    #[test]
+    fn a_combined_move_with_two_removals_is_three_actions() {
+        // Placing a7 closes a7-d7-g7 and a7-a4-a1: two removals under multiple-removals.
+        let v = Variant::from_rules("std", &["multiple-removals=on"]).unwrap();
+        let mut pos = board(&v, &["d7", "g7", "a4", "a1"], &["b2", "d2", "f4", "c4"]);
+        pos.in_hand = [5, 5];
+        let mut g = Game::new(v, pos, at(3), DrawRules::of_variant(&v));
+        g.play_text("a7xd2xb2").unwrap();
+        assert_eq!(g.moves_text(), ["a7", "xd2", "xb2"]);
+        assert_eq!(g.position().to_move, Color::Black);
+        assert_eq!(g.position().on_board(Color::Black), 2);
+        assert_eq!(g.combined_plies(), 1);
+        assert_eq!(
+            super::super::oracle::split_first(Move::place(3).with_removal(5)),
+            Move::place(3)
+        );
+        let two = Move::place(3).with_removal(5).with_removal(6);
+        assert_eq!(super::super::oracle::split_first(two), Move::place(3));
     }
 }

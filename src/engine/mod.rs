@@ -20,6 +20,7 @@ mod eval;
 pub mod game;
 pub mod matches;
 pub mod oracle;
+pub mod sanmill;
 mod search;
 mod tt;
 pub mod uci;
@@ -58,7 +59,7 @@ pub struct EngineConfig {
     pub move_time: Duration,
     /// Deepest search iteration (0: no cap).
     pub depth_cap: u32,
-    /// The draw rules.
+    /// The draw rules (by default the variant's: [`DrawRules::of_variant`]).
     pub rules: DrawRules,
     /// Tie-break seed for moves of equal table value (0: first in move order).
     pub seed: u64,
@@ -75,7 +76,7 @@ impl EngineConfig {
             use_tables: true,
             move_time: Duration::ZERO,
             depth_cap: 0,
-            rules: DrawRules::default(),
+            rules: DrawRules::of_variant(&variant),
             seed: 0,
             hash_mb: DEFAULT_HASH_MB,
         }
@@ -235,9 +236,11 @@ impl Engine {
         self.config = config;
     }
 
-    /// The tables, opened if needed (`None` when they are switched off).
+    /// The tables, opened if needed (`None` when they are switched off, or when the rules
+    /// have options the tables do not follow: [`Variant::unsupported_by_tables`]; tables of
+    /// other rules are refused by their fingerprint when opened).
     pub fn oracle(&mut self) -> Option<Arc<Oracle>> {
-        if !self.config.use_tables {
+        if !self.config.use_tables || !self.tables_follow_rules() {
             return None;
         }
         let c = &self.config;
@@ -245,6 +248,16 @@ impl Engine {
             .oracle
             .get_or_insert_with(|| Arc::new(Oracle::open(&c.table_dir, c.variant, c.rules.n_move)));
         Some(Arc::clone(oracle))
+    }
+
+    /// Do tables exist for the rules played (the variant under the draw rules' N-move rule:
+    /// [`Variant::unsupported_by_tables`] is empty)?
+    pub fn tables_follow_rules(&self) -> bool {
+        let c = &self.config;
+        c.rules
+            .effective(&c.variant)
+            .unsupported_by_tables()
+            .is_empty()
     }
 
     /// Messages about tables not used (damaged, missing, not regular files) found since the

@@ -310,14 +310,11 @@ impl Oracle {
 }
 
 /// The move of a combined move that is played first in the split convention: the move
-/// without its removal (a lone removal stays as it is).
+/// without its removals, or a lone removal's first removal.
 pub fn split_first(mv: Move) -> Move {
     if mv.is_lone_removal() {
-        mv
+        Move::removal(mv.remove)
     } else {
-        Move {
-            remove: crate::game::rules::NO_SQUARE,
-            ..mv
-        }
+        mv.without_removals()
     }
 }

@@ -5,13 +5,19 @@
 //! Moves are searched in the combined convention (a move with its removal is one ply). At
 //! every node below the root:
 //!
-//! 1. A counter of at least the N-move rule's N is a draw (0); a position that stood before
-//!    since the last placement or removal — on the search path or in the game — is a draw.
-//! 2. A side with fewer than three stones, or without a legal move, has lost.
+//! 1. A counter of at least the N-move rule's N (the endgame rule's where it applies) is a
+//!    draw (0); a position that stood before since the last placement or removal — on the
+//!    search path or in the game — is a draw.
+//! 2. A finished game ([`outcome`]: too few stones, a blocked side, a full board, as the
+//!    rules say) scores a mate for the winner, 0 for a draw.
 //! 3. A position whose sector is in the tables gets the table's value, exactly: a win in `n`
 //!    plies at ply `p` from the root scores `MATE - p - n` (losses the negative), a draw 0.
 //! 4. Otherwise the node is searched; at depth 0 the quiescence search plays removals only
 //!    and stands pat on [`evaluate`](super::eval::evaluate).
+//!
+//! A move need not hand the turn to the opponent (a side may move again: `from-hand-again`,
+//! a stalemate removal, Black moving first after placing): a child whose side to move is the
+//! parent's is searched with the same window and its score taken as it is, not negated.
 //!
 //! Scores beyond [`DECIDED`] are decided games (`MATE - plies` from the root); the
 //! transposition table stores them relative to the node.
@@ -21,12 +27,12 @@
 //! the search stops there.
 
 use super::eval::{evaluate, mill_threats};
-use super::game::{DrawRules, next_counter};
+use super::game::{DrawRules, counter_after};
 use super::oracle::Oracle;
 use super::tt::{Bound, TranspositionTable, hash};
-use crate::game::movegen::{Convention, legal_moves, play};
+use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play};
 use crate::game::position::{Move, Position};
-use crate::game::rules::{BoardFull, NO_SQUARE, Variant};
+use crate::game::rules::{NO_SQUARE, Variant};
 use crate::game::value::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -159,18 +165,18 @@ impl Searcher<'_> {
         if self.aborted {
             return Err(0);
         }
-        if self.rules.n_move.draws_at(counter) && !pos.pending_removal() {
+        if !pos.pending_removal() && self.rules.limit(self.v, pos).draws_at(counter) {
             return Err(0);
         }
         if self.repeats(h, counter) {
             self.inexact += 1;
             return Err(0);
         }
-        if pos.too_few(pos.to_move) {
-            return Err(-(MATE - ply as i32));
-        }
-        if pos.too_few(pos.to_move.other()) {
-            return Err(MATE - ply as i32);
+        match outcome(self.v, pos) {
+            Some(Outcome::Loss) => return Err(-(MATE - ply as i32)),
+            Some(Outcome::Win) => return Err(MATE - ply as i32),
+            Some(Outcome::Draw) => return Err(0),
+            None => {}
         }
         if let Some(o) = self.oracle
             && !pos.pending_removal()
@@ -180,9 +186,8 @@ impl Searcher<'_> {
         }
         let moves = legal_moves(self.v, pos, Convention::Combined);
         if moves.is_empty() {
-            if pos.empty(self.v) == 0 && self.v.board_full == BoardFull::Draw {
-                return Err(0);
-            }
+            // Not over by `outcome` yet without a move: cannot happen under the rules; a
+            // loss, as a blocked side's.
             return Err(-(MATE - ply as i32));
         }
         if ply >= MAX_PLY - 1 {
@@ -277,14 +282,12 @@ impl Searcher<'_> {
         self.path.push(h);
         for &mv in &moves {
             let child = play(self.v, pos, mv);
-            let s = -self.alphabeta(
-                &child,
-                depth - 1,
-                -beta,
-                -alpha,
-                ply + 1,
-                next_counter(counter, mv),
-            );
+            let c = counter_after(counter, pos, &child);
+            let s = if child.to_move == pos.to_move {
+                self.alphabeta(&child, depth - 1, alpha, beta, ply + 1, c)
+            } else {
+                -self.alphabeta(&child, depth - 1, -beta, -alpha, ply + 1, c)
+            };
             if self.aborted {
                 self.path.pop();
                 return 0;
@@ -346,11 +349,18 @@ impl Searcher<'_> {
         self.path.push(h);
         for &mv in moves.iter().filter(|m| m.removes()) {
             let child = play(self.v, pos, mv);
-            let c = next_counter(counter, mv);
+            let c = counter_after(counter, pos, &child);
             let hc = hash(&child);
-            let s = match self.prelude(&child, ply + 1, c, hc) {
-                Err(score) => -score,
-                Ok(cm) => -self.quiesce(&child, cm, -beta, -alpha, ply + 1, c, qply + 1),
+            let s = if child.to_move == pos.to_move {
+                match self.prelude(&child, ply + 1, c, hc) {
+                    Err(score) => score,
+                    Ok(cm) => self.quiesce(&child, cm, alpha, beta, ply + 1, c, qply + 1),
+                }
+            } else {
+                match self.prelude(&child, ply + 1, c, hc) {
+                    Err(score) => -score,
+                    Ok(cm) => -self.quiesce(&child, cm, -beta, -alpha, ply + 1, c, qply + 1),
+                }
             };
             if self.aborted {
                 self.path.pop();
@@ -460,14 +470,12 @@ pub fn search(input: &SearchInput, tt: &mut TranspositionTable) -> SearchOutput 
         s.path.push(root_hash);
         for &mv in &moves {
             let child = play(v, &root, mv);
-            let sc = -s.alphabeta(
-                &child,
-                depth as i32 - 1,
-                -INF,
-                -alpha,
-                1,
-                next_counter(input.counter, mv),
-            );
+            let c = counter_after(input.counter, &root, &child);
+            let sc = if child.to_move == root.to_move {
+                s.alphabeta(&child, depth as i32 - 1, alpha, INF, 1, c)
+            } else {
+                -s.alphabeta(&child, depth as i32 - 1, -INF, -alpha, 1, c)
+            };
             if s.aborted {
                 break;
             }
@@ -561,6 +569,42 @@ mod tests {
         let v = Variant::standard();
         assert_eq!(v.board().name(out.best.to), "a7");
         assert!(out.best.removes());
+    }
+
+    #[test]
+    fn a_side_that_moves_twice_keeps_its_score() {
+        // Da San Qi: Black places its last stone, then moves first (again). Its mill point g7
+        // is marked while stones are in hand, so no placement wins; the slide g4-g7 after it
+        // does (white has three stones): a win in 2 plies, both Black's.
+        let v = Variant::by_name("da-san-qi").unwrap();
+        let b = v.board();
+        let set = |names: &[&str]| names.iter().fold(0, |a, n| a | 1 << b.point(n).unwrap());
+        let root = Position {
+            stones: [set(&["b2", "d2", "f2"]), set(&["a7", "d7", "g4"])],
+            in_hand: [0, 1],
+            to_move: crate::game::position::Color::Black,
+            marks: set(&["g7"]),
+            ..Position::start(&v)
+        };
+        let stop = AtomicBool::new(false);
+        let mut tt = TranspositionTable::new(1);
+        let out = search(
+            &SearchInput {
+                variant: &v,
+                oracle: None,
+                rules: DrawRules::of_variant(&v),
+                root,
+                counter: 0,
+                history: &[],
+                deadline: None,
+                max_depth: 3,
+                max_nodes: None,
+                stop: &stop,
+            },
+            &mut tt,
+        );
+        assert_eq!(score_value(out.score), Some(Value::Win(2)), "{out:?}");
+        assert!(out.best.is_place());
     }
 
     #[test]

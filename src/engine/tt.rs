@@ -51,7 +51,9 @@ const KEYS: Keys = {
     }
 };
 
-/// A 64-bit hash of a position (stones, stones in hand, side to move, removal pending).
+/// A 64-bit hash of a position (stones, stones in hand, side to move, removal pending, and
+/// the state some rule options add: removals of both sides, `again`, marks, used mills, the
+/// last mill slide — mixed in only when present, so that the standard game's hashes stay).
 pub fn hash(pos: &Position) -> u64 {
     let mut h = 0u64;
     for c in 0..2 {
@@ -67,6 +69,33 @@ pub fn hash(pos: &Position) -> u64 {
     }
     if pos.pending_removal() {
         h ^= KEYS.pending;
+    }
+    if pos.has_extra_state() {
+        h ^= extra_hash(pos);
+    }
+    h
+}
+
+/// A hash of the rule options' state of a position (see [`hash`]).
+fn extra_hash(pos: &Position) -> u64 {
+    let words = [
+        u64::from(pos.removals[0] as u8)
+            | u64::from(pos.removals[1] as u8) << 8
+            | u64::from(pos.again) << 16
+            | u64::from(pos.adjacent_removal) << 17
+            | u64::from(pos.last_mill_slide[0].0) << 24
+            | u64::from(pos.last_mill_slide[0].1) << 32
+            | u64::from(pos.last_mill_slide[1].0) << 40
+            | u64::from(pos.last_mill_slide[1].1) << 48,
+        u64::from(pos.marks),
+        u64::from(pos.used_mill_points[0]) | u64::from(pos.used_mill_points[1]) << 32,
+    ];
+    let mut state = 0x7275_6c65_7374_6174u64; // "rulestat"
+    let mut h = 0;
+    for w in words {
+        let (s, k) = splitmix(state ^ w);
+        state = s;
+        h ^= k;
     }
     h
 }

@@ -24,7 +24,7 @@
 //! end of the input a running search still answers (an infinite one is stopped), then the
 //! session ends.
 
-use super::game::Game;
+use super::game::{DrawRules, Game};
 use super::{Decision, Engine, EngineConfig, Limits, Source};
 use crate::game::notation::format_move;
 use crate::game::position::Move;
@@ -109,6 +109,8 @@ struct Session<W: Write> {
     eof: bool,
     /// Report the tables at the next `isready` or `go`.
     announce: bool,
+    /// `flyPieceCount`, kept while flying is off (`MayFly false`).
+    fly_count: u8,
     tx: Sender<Event>,
     rx: Receiver<Event>,
 }
@@ -127,6 +129,7 @@ where
     let reader_tx = tx.clone();
     std::thread::spawn(move || read_lines(input, reader_tx));
     let game = Game::from_start(start.config.variant, start.config.rules);
+    let fly_count = start.config.variant.fly_at.unwrap_or(3);
     let mut s = Session {
         out: output,
         engine: Some(Box::new(Engine::new(start.config.clone()))),
@@ -137,6 +140,7 @@ where
         deferred: VecDeque::new(),
         eof: false,
         announce: true,
+        fly_count,
         tx,
         rx,
     };
@@ -159,6 +163,18 @@ fn read_lines<R: BufRead>(mut input: R, tx: Sender<Event>) {
         }
     }
     let _ = tx.send(Event::Eof);
+}
+
+/// The default table directory of `v`: `data/<label>`, the label without the N-move rules
+/// of play (tables carry their own).
+fn table_dir(v: &Variant) -> PathBuf {
+    let base = Variant::by_name(v.name).unwrap_or(*v);
+    let v = Variant {
+        n_move_rule: base.n_move_rule,
+        endgame_n_move_rule: base.endgame_n_move_rule,
+        ..*v
+    };
+    Path::new("data").join(v.label())
 }
 
 /// Parse a whole number of at most `max`.
@@ -356,6 +372,9 @@ impl<W: Write> Session<W> {
         for l in lines {
             self.say(&l)?;
         }
+        for l in super::sanmill::announce(&self.config.variant, self.fly_count) {
+            self.say(&l)?;
+        }
         self.say("uciok")
     }
 
@@ -367,7 +386,15 @@ impl<W: Write> Session<W> {
         let Some(oracle) = engine.oracle() else {
             if self.announce {
                 self.announce = false;
-                return self.info("tables: off (UseTables false)");
+                let c = &self.config;
+                let unsupported = c.rules.effective(&c.variant).unsupported_by_tables();
+                if !self.config.use_tables {
+                    return self.info("tables: off (UseTables false)");
+                }
+                return self.info(&format!(
+                    "tables: off (no tables follow the rules {}): searching everywhere",
+                    unsupported.join(", ")
+                ));
             }
             return Ok(());
         };
@@ -398,6 +425,7 @@ impl<W: Write> Session<W> {
         let name = args[n + 1..name_end].join(" ");
         let value = value_at.map_or(String::new(), |v| args[v + 1..].join(" "));
         let mut c = self.config.clone();
+        let mut fly_count = self.fly_count;
         let lower = name.to_ascii_lowercase();
         let check = |v: &str| match v.to_ascii_lowercase().as_str() {
             "true" => Some(true),
@@ -408,7 +436,7 @@ impl<W: Write> Session<W> {
         let result: Result<(), String> = match lower.as_str() {
             "tabledir" => {
                 c.table_dir = if value.is_empty() || value == "<empty>" {
-                    Path::new("data").join(c.variant.name)
+                    table_dir(&c.variant)
                 } else {
                     PathBuf::from(&value)
                 };
@@ -421,9 +449,8 @@ impl<W: Write> Session<W> {
             "variant" => match Variant::by_name(&value.to_ascii_lowercase()) {
                 Some(v) => {
                     c.variant = v;
-                    if !self.dir_given {
-                        c.table_dir = Path::new("data").join(v.name);
-                    }
+                    c.rules.n_move = DrawRules::of_variant(&v).n_move;
+                    fly_count = v.fly_at.unwrap_or(3);
                     Ok(())
                 }
                 None => Err(bad(&format!("a variant ({})", Variant::names().join(", ")))),
@@ -447,12 +474,23 @@ impl<W: Write> Session<W> {
                 .filter(|&h| h >= 1)
                 .map(|h| c.hash_mb = h as usize)
                 .ok_or_else(|| bad(&format!("a size in MiB from 1 to {MAX_HASH}"))),
-            _ => Err(format!("unknown option '{name}' ignored")),
+            _ => match super::sanmill::apply(&c.variant, &mut fly_count, &name, &value) {
+                Some(Ok(v)) => {
+                    c.variant = v;
+                    Ok(())
+                }
+                Some(Err(e)) => Err(format!("setoption {name}: {e}; rules unchanged")),
+                None => Err(format!("unknown option '{name}' ignored")),
+            },
         };
         if let Err(msg) = result {
             return self.info(&msg);
         }
-        let variant_changed = c.variant != self.config.variant;
+        self.fly_count = fly_count;
+        if !self.dir_given {
+            c.table_dir = table_dir(&c.variant);
+        }
+        let variant_changed = !c.variant.same_game(&self.config.variant);
         if c.table_dir != self.config.table_dir
             || variant_changed
             || c.use_tables != self.config.use_tables
@@ -463,15 +501,21 @@ impl<W: Write> Session<W> {
         if variant_changed {
             self.game = Game::from_start(c.variant, c.rules);
         } else {
+            self.game.set_variant(c.variant);
             self.game.set_rules(c.rules);
         }
         if let Some(e) = self.engine.as_mut() {
             e.set_config(c.clone());
         }
+        let name_changed = c.variant.name != self.config.variant.name;
         self.config = c;
         if variant_changed {
-            let v = self.config.variant.name;
-            self.info(&format!("variant {v}: position reset to the start"))?;
+            let v = if name_changed && lower == "variant" {
+                format!("variant {}", self.config.variant.name)
+            } else {
+                format!("rules {}", self.config.variant.label())
+            };
+            self.info(&format!("{v}: position reset to the start"))?;
         }
         Ok(())
     }
@@ -587,7 +631,7 @@ impl<W: Write> Session<W> {
             for &m in line {
                 if m.removes() && !m.is_lone_removal() {
                     out.push(format_move(&v, super::oracle::split_first(m)));
-                    out.push(format_move(&v, Move::removal(m.remove)));
+                    out.extend(m.removals().map(|r| format_move(&v, Move::removal(r))));
                 } else {
                     out.push(format_move(&v, m));
                 }
