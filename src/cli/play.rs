@@ -1,14 +1,15 @@
 //! `millbase play`: a game against the engine in the terminal (or from scripted input).
 
 use super::CliError;
-use super::common::{TablesArgs, position_arg};
+use super::common::{TablesArgs, line_arg};
+use super::quote;
 use clap::Args;
 use millbase::Value;
 use millbase::engine::display::diagram;
 use millbase::engine::game::{DrawRules, Game};
 use millbase::engine::oracle::Oracle;
 use millbase::engine::{Decision, Engine, EngineConfig, Limits, Score, Source};
-use millbase::notation::{PositionInfo, format_move};
+use millbase::notation::format_move;
 use millbase::{Color, Move};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::sync::atomic::AtomicBool;
@@ -353,11 +354,17 @@ pub fn run_play(args: &PlayArgs) -> Result<(), CliError> {
     let game = if args.position.is_empty() {
         Game::from_start(v, rules)
     } else {
+        // A position, or a position and the moves played from it ('FEN moves d6 f4 xd6'):
+        // the game keeps the moves as its history (repetitions, one-time mills).
         let text = args.position.join(" ");
-        position_arg(&v, &text)?;
-        let (pos, info) = millbase::notation::parse_position_info(&v, &text)
-            .unwrap_or((millbase::Position::start(&v), PositionInfo::default()));
-        Game::new(v, pos, info, rules)
+        let line = line_arg(&v, &text)?;
+        let mut game = Game::new(v, *line.start(), line.info, rules);
+        for &mv in &line.moves {
+            game.play(mv).map_err(|e| {
+                CliError::usage(format!("invalid line {}: {e}", quote(text.trim())))
+            })?;
+        }
+        game
     };
     let mut config = EngineConfig::new(v, dir);
     config.rules = rules;

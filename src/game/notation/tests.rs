@@ -461,3 +461,49 @@ fn marks_stay_while_the_removal_of_the_last_placement_is_pending() {
         "{done}"
     );
 }
+
+mod combined_removals {
+    use crate::game::movegen::{Convention, legal_moves, play};
+    use crate::game::notation::parse_position;
+    use crate::game::position::{Color, Move};
+    use crate::game::rules::Variant;
+
+    fn sq(v: &Variant, name: &str) -> u8 {
+        v.board().point(name).unwrap()
+    }
+
+    #[test]
+    fn combined_moves_carry_only_the_removals_of_their_mills() {
+        // Black's last placement a1 closes the mill a1-a4-a7 (multiple-removals: one mill, one
+        // removal); Black then moves first and, after removing c3, is blocked: the stalemate
+        // removal that follows is a turn of its own, not part of the move a1xc3.
+        let v = Variant::from_rules(
+            "da-san-qi",
+            &["placing-mill=remove", "stalemate=remove-and-move"],
+        )
+        .unwrap();
+        let text = "O@O@OOO@/@OO@OO@O/O@@O@*@@ b p p 12 0 11 1 0 0 -1 -1 -1 -1 0 0 1 ids:nodes";
+        let p = parse_position(&v, text).unwrap();
+        let a1 = sq(&v, "a1");
+        let split = play(&v, &p, Move::place(a1));
+        assert_eq!((split.to_move, split.removals), (Color::Black, [0, 1]));
+        let combined: Vec<Move> = legal_moves(&v, &p, Convention::Combined)
+            .into_iter()
+            .filter(|m| m.to == a1)
+            .collect();
+        let removable = legal_moves(&v, &split, Convention::Split);
+        assert_eq!(combined.len(), removable.len());
+        for m in combined {
+            assert_eq!(m.removals().count(), 1, "{m:?}");
+            let next = play(&v, &p, m);
+            assert_eq!(next, play(&v, &split, Move::removal(m.remove)));
+            assert!(next.removals.iter().all(|&r| r >= 0), "{next:?}");
+        }
+        // After xc3 Black is blocked and removes a stone next to its own as its own ply.
+        let blocked = play(&v, &split, Move::removal(sq(&v, "c3")));
+        assert_eq!(
+            (blocked.to_move, blocked.removals, blocked.adjacent_removal),
+            (Color::Black, [0, 1], true)
+        );
+    }
+}
