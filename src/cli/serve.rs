@@ -53,7 +53,8 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 
 /// `millbase serve`: print the URL to open, then serve until stopped.
 pub fn run_serve(args: &ServeArgs) -> Result<(), CliError> {
-    let (v, dir) = args.tables.tables()?;
+    // Any rules: where tables do not follow them the page shows the search only.
+    let (v, dir) = args.tables.get()?;
     let tb = Tablebase::open(&dir, v).map_err(|e| CliError::usage(e.to_string()))?;
     // Serving another variant's tables would answer every position with an error.
     if let Some(why) = other_variant(&dir, &v) {
