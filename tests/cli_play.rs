@@ -190,3 +190,32 @@ fn bad_arguments_exit_with_status_2() {
         assert_eq!(out, "");
     }
 }
+
+#[test]
+fn cham_gonu_is_played_with_marks_and_diagonals() {
+    // The line sets up a7 and d7 for white; g7 closes a7-d7-g7 and xa1 takes black's a1,
+    // whose point stays marked while stones are in hand: placing there is refused.
+    let (code, out, err) = play(
+        &[
+            "--variant",
+            "cham-gonu",
+            "--movetime",
+            "50",
+            "start moves a7 a1 d7 d1",
+        ],
+        "g7\nxa1\na1\nquit\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    // The diagonal board: a7-b6 is drawn as a diagonal under rank 7.
+    assert!(out.contains("7 O-----------O-----------.\n  | \\"), "{out}");
+    // After the removal: the mark on a1 ('X' at the start of rank 1) and the engine's reply.
+    assert!(
+        out.lines().any(|l| l.starts_with("1 X-----------@")),
+        "{out}"
+    );
+    assert_eq!(lines_with(&out, "black (engine) plays").len(), 1, "{out}");
+    assert!(
+        out.contains("a1 is marked: no stone may be placed there until placing ends"),
+        "{out}"
+    );
+}
