@@ -4,6 +4,7 @@
 
 use super::{CliError, quote};
 use clap::Args;
+use millbase::engine::game::DrawRules;
 use millbase::movegen::Convention;
 use millbase::notation::{Line, LineError, parse_line};
 use millbase::rules::RuleError;
@@ -156,15 +157,26 @@ pub struct SolveRuleArg {
 /// The `--n-move-rule` option of the commands that play games (`play`, `match`).
 #[derive(Debug, Clone, Args)]
 pub struct GameRuleArg {
-    /// The N-move rule's N (0: off).
+    /// The N-move rule's N (0: off) [default: the variant's n-move-rule, 100 in every named
+    /// rule set]; the same as --rule n-move-rule=N.
     #[arg(
         long,
         value_name = "N",
-        default_value = "100",
         value_parser = NMoveRule::parse,
         allow_negative_numbers = true
     )]
-    pub n_move_rule: NMoveRule,
+    pub n_move_rule: Option<NMoveRule>,
+}
+
+impl GameRuleArg {
+    /// The draw rules of a game under `v`: the variant's, with `--n-move-rule` if given.
+    pub fn rules(&self, v: &Variant) -> DrawRules {
+        let mut rules = DrawRules::of_variant(v);
+        if let Some(n) = self.n_move_rule {
+            rules.n_move = n;
+        }
+        rules
+    }
 }
 
 /// The `--counter` option of `probe` and `pv`.

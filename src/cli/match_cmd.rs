@@ -3,7 +3,7 @@
 //! Sanmill's rule options) including both draw rules.
 
 use super::CliError;
-use super::common::{VariantArg, emit};
+use super::common::{GameRuleArg, VariantArg, emit};
 use clap::Args;
 use millbase::Color;
 use millbase::engine::game::{DrawRules, Game, Reason};
@@ -17,6 +17,10 @@ use std::time::Duration;
 
 /// Arguments of `millbase match`.
 #[derive(Debug, Args)]
+#[command(mut_arg("n_move_rule", |a| a.help(
+    "The N-move rule's N (0: off) [default: the variant's n-move-rule, 100 in every named rule \
+     set]; the same as --rule n-move-rule=N. Also sent to the engines as the option NMoveRule"
+)))]
 pub struct MatchArgs {
     #[command(flatten)]
     variant: VariantArg,
@@ -57,16 +61,8 @@ pub struct MatchArgs {
     /// [default: the initial position].
     #[arg(long, value_name = "FILE")]
     from: Option<PathBuf>,
-    /// The N-move rule's N (0: off) [default: the variant's n-move-rule, 100 in every named
-    /// rule set]; the same as --rule n-move-rule=N. Also sent to the engines as the option
-    /// NMoveRule.
-    #[arg(
-        long,
-        value_name = "N",
-        value_parser = millbase::NMoveRule::parse,
-        allow_negative_numbers = true
-    )]
-    n_move_rule: Option<millbase::NMoveRule>,
+    #[command(flatten)]
+    n_move_rule: GameRuleArg,
     /// A game longer than this many actions is a draw (a safety net).
     #[arg(
         long,
@@ -169,10 +165,7 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
     if args.games == Some(0) {
         return Err(CliError::usage("--games must be at least 1"));
     }
-    let mut rules = DrawRules::of_variant(&v);
-    if let Some(n) = args.n_move_rule {
-        rules.n_move = n;
-    }
+    let rules = args.n_move_rule.rules(&v);
     let starts = read_starts(args, rules)?;
     let pairs = args.engines.len() == 2;
     let movetime = Duration::from_millis(args.movetime);

@@ -1,12 +1,12 @@
 //! `millbase play`: a game against the engine in the terminal (or from scripted input).
 
 use super::CliError;
-use super::common::{TablesArgs, line_arg};
+use super::common::{GameRuleArg, TablesArgs, line_arg};
 use super::quote;
 use clap::Args;
 use millbase::Value;
 use millbase::engine::display::diagram;
-use millbase::engine::game::{DrawRules, Game};
+use millbase::engine::game::Game;
 use millbase::engine::oracle::Oracle;
 use millbase::engine::{Decision, Engine, EngineConfig, Limits, Score, Source};
 use millbase::notation::format_move;
@@ -35,15 +35,8 @@ pub struct PlayArgs {
         allow_negative_numbers = true
     )]
     movetime: u64,
-    /// The N-move rule's N (0: off) [default: the variant's n-move-rule, 100 in every named
-    /// rule set]; the same as --rule n-move-rule=N.
-    #[arg(
-        long,
-        value_name = "N",
-        value_parser = millbase::NMoveRule::parse,
-        allow_negative_numbers = true
-    )]
-    n_move_rule: Option<millbase::NMoveRule>,
+    #[command(flatten)]
+    n_move_rule: GameRuleArg,
     /// The start: a Sanmill position string or `start` [default: start].
     #[arg(value_name = "POSITION", num_args = 0.., allow_negative_numbers = true)]
     position: Vec<String>,
@@ -347,10 +340,7 @@ pub fn run_play(args: &PlayArgs) -> Result<(), CliError> {
     if args.movetime == 0 {
         return Err(CliError::usage("--movetime must be at least 1 ms"));
     }
-    let mut rules = DrawRules::of_variant(&v);
-    if let Some(n) = args.n_move_rule {
-        rules.n_move = n;
-    }
+    let rules = args.n_move_rule.rules(&v);
     let game = if args.position.is_empty() {
         Game::from_start(v, rules)
     } else {
