@@ -191,7 +191,7 @@ pub mod tables {
     //! statistics of every table in it, and the lock under which a component is solved.
 
     pub use crate::build::compaction::{CompactError, CompactOptions, Compacted, Compaction};
-    pub use crate::build::generate::{ComponentReport, GenerateObserver};
+    pub use crate::build::generate::{ComponentReport, GenerateObserver, check_rules};
     pub use crate::build::lock::ComponentLock;
     pub use crate::build::stats::{DirStats, SectorSummary, stats};
     pub use crate::build::verification::{

@@ -236,12 +236,14 @@ fn rules_json_of_cham_gonu() {
     assert_eq!(rules["remove-from-mills"], "always");
     assert_eq!(rules["placing-mill"], "mark");
     assert_eq!(rules["capture"], "none");
-    assert_eq!(doc["tables"], serde_json::json!(["placing-mill=mark"]));
+    assert_eq!(doc["tables"], "supported");
+    assert_eq!(doc["placing_tables"], serde_json::json!(["placing-mill=mark"]));
     // The standard game's tables are supported, with another fingerprint.
     let std: serde_json::Value =
         serde_json::from_str(&ok(&["rules", "--variant", "nine-mens-morris", "--json"])).unwrap();
     assert_eq!(std["variant"], "std");
     assert_eq!(std["tables"], "supported");
+    assert_eq!(std["placing_tables"], "supported");
     assert_ne!(std["fingerprint"], doc["fingerprint"]);
 }
 
@@ -279,39 +281,51 @@ fn table_commands_refuse_rules_tables_do_not_follow() {
             "generate",
             "--quiet",
             "--variant",
-            "cham-gonu",
+            "one-time-mill",
             "--dir",
             d,
             "3-3",
         ],
-        &[unsupported, "placing-mill=mark"],
+        &[unsupported, "one-time-mill=on"],
+    );
+    assert!(!dir.path().join("tables").exists(), "nothing is written");
+    // The placing phase under marks: refused, naming the option and what is supported.
+    fails(
+        &[
+            "generate", "--quiet", "--variant", "cham-gonu", "--dir", d, "--all",
+        ],
+        &[
+            "tables of the placing phase",
+            "placing-mill=mark",
+            "the moving phase's are",
+        ],
     );
     assert!(!dir.path().join("tables").exists(), "nothing is written");
     let cases: [&[&str]; 9] = [
-        &["plan", "--variant", "cham-gonu"],
-        &["probe", "--variant", "dooz", "--dir", d, "start"],
-        &["pv", "--variant", "da-san-qi", "--dir", d, "start"],
-        &["probe", "--batch", "--variant", "cheng-san-qi", "--dir", d],
-        &["verify", "--variant", "mul-mulan", "--dir", d],
-        &["stats", "--variant", "el-filja", "--dir", d],
+        &["plan", "--variant", "morabaraba"],
+        &["probe", "--variant", "one-time-mill", "--dir", d, "start"],
+        &["pv", "--variant", "morabaraba", "--dir", d, "start"],
+        &["probe", "--batch", "--variant", "one-time-mill", "--dir", d],
+        &["verify", "--variant", "morabaraba", "--dir", d],
+        &["stats", "--variant", "one-time-mill", "--dir", d],
         &["compact", "--variant", "one-time-mill", "--dir", d, d],
         &[
             "export",
             "--format",
             "malom",
             "--variant",
-            "zhi-qi",
+            "morabaraba",
             "--dir",
             d,
             d,
         ],
-        &["generate", "--rule", "capture=intervention", "--dir", d],
+        &["generate", "--rule", "stalemate=pass", "--dir", d],
     ];
     for args in cases {
         fails(args, &[unsupported]);
     }
     // The library refuses them too, before touching the directory.
-    let v = millbase::Variant::by_name("cham-gonu").unwrap();
+    let v = millbase::Variant::by_name("one-time-mill").unwrap();
     let e = millbase::generate(
         &v,
         &dir.path().join("lib"),
@@ -320,7 +334,20 @@ fn table_commands_refuse_rules_tables_do_not_follow() {
     )
     .unwrap_err();
     assert!(
-        matches!(&e, millbase::GenerateError::UnsupportedRules { rules, .. } if rules == &["placing-mill=mark"]),
+        matches!(&e, millbase::GenerateError::UnsupportedRules { rules, placing: None, .. } if rules == &["one-time-mill=on"]),
+        "{e}"
+    );
+    let cham = millbase::Variant::by_name("cham-gonu").unwrap();
+    let placing: millbase::Sector = "11-11-1-1".parse().unwrap();
+    let e = millbase::generate(
+        &cham,
+        &dir.path().join("lib"),
+        &[placing],
+        &millbase::GenerateOptions::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, millbase::GenerateError::UnsupportedRules { rules, placing: Some(s), .. } if rules == &["placing-mill=mark"] && *s == placing),
         "{e}"
     );
     assert!(!dir.path().join("lib").exists());

@@ -232,10 +232,7 @@ fn removal_targets_present(
 ) -> Result<(), CompactError> {
     for &s in sectors {
         let moves = MoveSectors::of(v, s);
-        for t in [moves.slide_removal, moves.place_removal]
-            .into_iter()
-            .flatten()
-        {
+        for t in moves.taking() {
             if t.w + t.wf < MIN_STONES || sectors.contains(&t) {
                 continue;
             }

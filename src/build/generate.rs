@@ -5,7 +5,7 @@ use crate::build::lock::ComponentLock;
 use crate::build::plan::SolveMemory;
 use crate::game::rules::Variant;
 use crate::game::value::NMoveRule;
-use crate::sector::graph::{Component, solving_order};
+use crate::sector::graph::{Component, solving_order, unsupported_in};
 use crate::sector::index::{Sector, SectorIndex};
 use crate::solve::{SectorStats, SolveError, SolveOptions, solve_component};
 use crate::table::{
@@ -97,6 +97,9 @@ pub enum GenerateError {
         variant: String,
         /// The options, as `key=value`.
         rules: Vec<String>,
+        /// A sector of the placing phase that the run needs, when only the placing phase's
+        /// tables are refused ([`Variant::unsupported_in_placing`]); `None`: every table.
+        placing: Option<Sector>,
     },
 }
 
@@ -127,9 +130,24 @@ impl std::fmt::Display for GenerateError {
                 let why: Vec<&str> = problems.iter().map(|(_, w)| w.as_str()).collect();
                 write!(f, "{}", why.join("; "))
             }
-            GenerateError::UnsupportedRules { variant, rules } => write!(
+            GenerateError::UnsupportedRules {
+                variant,
+                rules,
+                placing: None,
+            } => write!(
                 f,
                 "tables are not available for these rules yet: {} (variant {variant})",
+                rules.join(", ")
+            ),
+            GenerateError::UnsupportedRules {
+                variant,
+                rules,
+                placing: Some(s),
+            } => write!(
+                f,
+                "tables of the placing phase (sector {s}) are not available for these rules \
+                 yet: {} (variant {variant}); the moving phase's are: generate the default \
+                 set or name moving-phase sectors",
                 rules.join(", ")
             ),
         }
@@ -229,21 +247,16 @@ impl std::fmt::Debug for GenerateOptions<'_> {
 /// [`GenerateOptions::no_deps`], [`GenerateError::MissingDependencies`] if a dependency outside
 /// the named components is missing or damaged in `dir` (nothing is solved then), naming each
 /// file and what is wrong; [`GenerateError::UnsupportedRules`] for rules that tables do not
-/// follow yet ([`Variant::unsupported_by_tables`]), before `dir` is touched. Components finished before the error stay on disk, and a later run
-/// resumes after them.
+/// follow yet ([`Variant::unsupported_by_tables`], and for a run that needs a sector of the
+/// placing phase [`Variant::unsupported_in_placing`]), before `dir` is touched. Components
+/// finished before the error stay on disk, and a later run resumes after them.
 pub fn generate(
     v: &Variant,
     dir: &Path,
     targets: &[Sector],
     options: &GenerateOptions<'_>,
 ) -> Result<Vec<ComponentReport>, GenerateError> {
-    let unsupported = v.unsupported_by_tables();
-    if !unsupported.is_empty() {
-        return Err(GenerateError::UnsupportedRules {
-            variant: v.label(),
-            rules: unsupported,
-        });
-    }
+    check_rules(v, targets, options.no_deps)?;
     let mut order = solving_order(v, targets);
     if options.no_deps {
         order.retain(|c| c.sectors().iter().any(|s| targets.contains(s)));
@@ -256,6 +269,47 @@ pub fn generate(
         check_dependencies(v, dir, options.rule, &order)?;
     }
     solve_components(v, dir, order, options)
+}
+
+/// Refuse rules that the tables a run solves do not follow yet: any table
+/// ([`Variant::unsupported_by_tables`]), or those of the placing phase
+/// ([`Variant::unsupported_in_placing`]) when the run needs such a sector (`targets` and,
+/// unless `no_deps`, what they depend on). [`generate`] asks this first; a program asks it
+/// before announcing a run.
+///
+/// # Errors
+///
+/// [`GenerateError::UnsupportedRules`] naming the options (and, for the placing phase, the
+/// first such sector, one of `targets` if any).
+pub fn check_rules(v: &Variant, targets: &[Sector], no_deps: bool) -> Result<(), GenerateError> {
+    let unsupported = v.unsupported_by_tables();
+    if !unsupported.is_empty() {
+        return Err(GenerateError::UnsupportedRules {
+            variant: v.label(),
+            rules: unsupported,
+            placing: None,
+        });
+    }
+    if v.unsupported_in_placing().is_empty() {
+        return Ok(());
+    }
+    let mut order = solving_order(v, targets);
+    if no_deps {
+        order.retain(|c| c.sectors().iter().any(|s| targets.contains(s)));
+    }
+    match order
+        .iter()
+        .flat_map(|c| c.sectors().iter().copied())
+        .filter(|&s| !unsupported_in(v, s).is_empty())
+        .min_by_key(|&s| (!targets.contains(&s), s))
+    {
+        Some(s) => Err(GenerateError::UnsupportedRules {
+            variant: v.label(),
+            rules: v.unsupported_in_placing(),
+            placing: Some(s),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Refuse to solve `order` alone unless every dependency outside it is complete in `dir`.

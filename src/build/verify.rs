@@ -1,7 +1,7 @@
 //! Independent forward verification: re-derive each stored value from the stored values of
 //! its successors, using the plain move rules (no un-moves, no counters).
 
-use crate::game::rules::{Bits, BoardFull, MIN_STONES, Variant};
+use crate::game::rules::{Bits, BoardFull, MIN_STONES, Stalemate, Variant, for_each_removal_set};
 use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
 use crate::sector::graph::{MoveSectors, can_slide};
 use crate::sector::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
@@ -168,9 +168,10 @@ pub fn verify_sector(
     let moves = MoveSectors::of(v, s);
     let successor = |t: Option<Sector>| t.map_or(Successor::Lost, |t| Successor::new(v, t, lookup));
     let slide = successor(moves.slide);
-    let slide_removal = successor(moves.slide_removal);
+    let slide_taking = moves.slide_taking.map(successor);
     let place = successor(moves.place);
-    let place_removal = successor(moves.place_removal);
+    let place_taking = moves.place_taking.map(successor);
+    let general = !v.takes_one_at_most();
     let wdl_only = lookup.wdl_only();
     let them_orbits = index.tables.orbits(s.b as u32);
     let reach = ReachFilter::new(v, sector);
@@ -231,10 +232,10 @@ pub fn verify_sector(
                     let mut failure = None;
                     let empty = free & !us;
                     let mut visit = |moved: Bits, to: u8, placed: bool| {
-                        let (plain, frame, removal) = if placed {
-                            (&place, &place_frame, &place_removal)
+                        let (plain, frame, taking) = if placed {
+                            (&place, &place_frame, &place_taking)
                         } else {
-                            (&slide, &slide_frame, &slide_removal)
+                            (&slide, &slide_frame, &slide_taking)
                         };
                         // Each move's value for the side making it: placements and removals
                         // reset the N-move counter.
@@ -242,12 +243,32 @@ pub fn verify_sector(
                             Ok(val) => succ.push((rule.move_value(val.encode(), resets), resets)),
                             Err(m) => failure = Some(m),
                         };
-                        if them != 0 && board.in_mill(moved, to) {
+                        if general {
+                            // Captures and several removals: the successor's sector follows
+                            // the number of stones taken; every choice of the removals.
+                            let a = v.arrival(board, moved, to, them, placed);
+                            if a.taken() > 0 {
+                                let t = &taking[a.taken() as usize - 1];
+                                let from_mills = v.remove_from_mills;
+                                for_each_removal_set(
+                                    board,
+                                    from_mills,
+                                    a.them,
+                                    a.removals,
+                                    &mut |left| {
+                                        push(t.value(left, moved), true);
+                                        false
+                                    },
+                                );
+                            } else {
+                                push(plain.value_in(frame.as_ref(), them, moved), placed);
+                            }
+                        } else if them != 0 && board.in_mill(moved, to) {
                             let mut r = removable;
                             while r != 0 {
                                 let p = r.trailing_zeros();
                                 r &= r - 1;
-                                push(removal.value(them & !(1 << p), moved), true);
+                                push(taking[0].value(them & !(1 << p), moved), true);
                             }
                         } else {
                             push(plain.value_in(frame.as_ref(), them, moved), placed);
@@ -279,7 +300,9 @@ pub fn verify_sector(
                         note(m, &mut bad);
                         continue;
                     }
-                    let no_move = if empty == 0 && v.board_full == BoardFull::Draw {
+                    let no_move = if (empty == 0 && v.board_full == BoardFull::Draw)
+                        || v.stalemate == Stalemate::Draw
+                    {
                         Value::Draw
                     } else {
                         rule.blocked()

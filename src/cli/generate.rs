@@ -7,7 +7,7 @@ use clap::Args;
 use indicatif::{MultiProgress, ProgressBar, ProgressState, ProgressStyle};
 use millbase::plan::{Cost, plan, unsolved};
 use millbase::sectors::{Component, moving_sectors_up_to, reachable_sectors};
-use millbase::tables::{ComponentReport, GenerateObserver, TableDir};
+use millbase::tables::{ComponentReport, GenerateObserver, TableDir, check_rules};
 use millbase::{GenerateError, GenerateOptions, generate};
 use std::fmt::Write as _;
 use std::sync::Mutex;
@@ -206,8 +206,9 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     } else {
         parse_sectors(&v, &args.sectors)?
     };
-    // Tables of another variant or N-move rule are refused before anything is announced or
-    // written (the library refuses them too).
+    // Rules the tables do not follow, and tables of another variant or N-move rule, are
+    // refused before anything is announced or written (the library refuses them too).
+    check_rules(&v, &targets, args.no_deps).map_err(|e| CliError::usage(e.to_string()))?;
     if let Some(e) = TableDir::scan(&dir)
         .ok()
         .and_then(|t| t.other_tables(&v, Some(rule)))

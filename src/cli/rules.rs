@@ -37,7 +37,8 @@ pub fn run_rules(args: &RulesArgs) -> Result<(), CliError> {
             "name": v.name,
             "fingerprint": format!("{:016x}", v.fingerprint()),
             "rules": rules,
-            "tables": tables_json(&v),
+            "tables": tables_json(&v, false),
+            "placing_tables": tables_json(&v, true),
         });
         return emit(&format!("{doc}\n"));
     }
@@ -50,9 +51,13 @@ pub fn run_rules(args: &RulesArgs) -> Result<(), CliError> {
     emit(&text)
 }
 
-/// "supported", or the options tables do not follow yet.
-fn tables_json(v: &Variant) -> Value {
-    let unsupported = v.unsupported_by_tables();
+/// "supported", or the options tables do not follow yet; `placing`: the same for the
+/// tables of the placing phase.
+fn tables_json(v: &Variant, placing: bool) -> Value {
+    let mut unsupported = v.unsupported_by_tables();
+    if placing {
+        unsupported.extend(v.unsupported_in_placing());
+    }
     if unsupported.is_empty() {
         Value::String("supported".into())
     } else {
@@ -60,13 +65,20 @@ fn tables_json(v: &Variant) -> Value {
     }
 }
 
-/// "supported", or "not yet: " and the options tables do not follow yet.
+/// "supported", "moving phase only" and the options the placing phase's tables do not follow
+/// yet, or "not yet" and the options no table follows yet.
 fn tables_text(v: &Variant) -> String {
     let unsupported = v.unsupported_by_tables();
-    if unsupported.is_empty() {
-        "supported".into()
-    } else {
+    let placing = v.unsupported_in_placing();
+    if !unsupported.is_empty() {
         format!("not yet ({})", unsupported.join(", "))
+    } else if !placing.is_empty() {
+        format!(
+            "moving phase only (the placing phase not yet: {})",
+            placing.join(", ")
+        )
+    } else {
+        "supported".into()
     }
 }
 
@@ -98,7 +110,8 @@ fn list(json: bool) -> String {
                     "name": n,
                     "variant": v.label(),
                     "changes": changes,
-                    "tables": tables_json(v),
+                    "tables": tables_json(v, false),
+                    "placing_tables": tables_json(v, true),
                 })
             })
             .collect();

@@ -13,7 +13,7 @@
 //!    Another seed: the move with the smallest hash of (seed, position, move) — still a
 //!    function of the seed and the position, so a game can be replayed.
 
-use super::game::{Game, next_counter};
+use super::game::{Game, counter_after};
 use super::oracle::Oracle;
 use super::tt::hash;
 use crate::game::movegen::play;
@@ -48,7 +48,7 @@ fn mix(mut z: u64) -> u64 {
 fn replies_keeping(oracle: &Oracle, game: &Game, mv: Move) -> Option<usize> {
     let pos = game.position();
     let next = play(game.variant(), pos, mv);
-    let counter = next_counter(game.counter(), mv);
+    let counter = counter_after(game.counter(), pos, &next);
     let replies = oracle.move_values(&next, counter)?;
     let best = replies.iter().map(|m| m.value.preference()).max()?;
     Some(
@@ -66,7 +66,7 @@ pub fn effective_values(game: &Game, moves: &[MoveValue]) -> Vec<Value> {
         .iter()
         .map(|m| {
             let next = play(game.variant(), pos, m.mv);
-            if game.drawn_by_rule_after(&next, next_counter(game.counter(), m.mv)) {
+            if game.drawn_by_rule_after(&next, counter_after(game.counter(), pos, &next)) {
                 Value::Draw
             } else {
                 m.value

@@ -171,25 +171,12 @@ impl fmt::Display for GameResult {
     }
 }
 
-/// The N-move counter after `mv` (either convention): 0 after a placement or a removal, one
-/// more after any other slide or fly. Under rules where a slide may capture or a move take a
-/// stone from a hand, use [`counter_after`].
-#[inline]
-pub fn next_counter(counter: u32, mv: Move) -> u32 {
-    if mv.is_place() || mv.removes() {
-        0
-    } else {
-        counter.saturating_add(1)
-    }
-}
-
 /// The N-move counter after a ply (either convention) from `before` to `after`: 0 when it
 /// placed a stone, removed or captured one or took one from a hand (fewer stones on the board
 /// of a side, or another count in hand), else one more.
 #[inline]
 pub fn counter_after(counter: u32, before: &Position, after: &Position) -> u32 {
-    let fewer = (0..2).any(|c| after.stones[c].count_ones() < before.stones[c].count_ones());
-    if fewer || after.in_hand != before.in_hand {
+    if before.resets_counter(after) {
         0
     } else {
         counter.saturating_add(1)

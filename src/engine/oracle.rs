@@ -31,7 +31,7 @@
 //! does not exist in the variant ([`Oracle::warm`] lists all of these when the tables are
 //! opened).
 
-use crate::engine::game::next_counter;
+use crate::engine::game::counter_after;
 use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play};
 use crate::game::position::{Move, Position};
 use crate::game::rules::Variant;
@@ -246,7 +246,7 @@ impl Oracle {
         if !nexts.iter().all(|n| self.covers(n)) {
             return None;
         }
-        self.raw_move_values(counter, &moves, &nexts)
+        self.raw_move_values(pos, counter, &moves, &nexts)
     }
 
     /// The best moves of `pos` (those keeping its value), or `None` as for
@@ -269,6 +269,7 @@ impl Oracle {
     /// `Tablebase::move_values_at` gives it.
     fn raw_move_values(
         &self,
+        pos: &Position,
         counter: u32,
         moves: &[Move],
         nexts: &[Position],
@@ -287,11 +288,12 @@ impl Oracle {
             .map(|(&mv, next)| {
                 let value = if rule.is_active() {
                     let stored = self.value(next, 0)?;
-                    let resets = mv.removes() || mv.is_place();
+                    let resets = pos.resets_counter(next);
                     rule.at_counter(rule.move_value(stored.encode(), resets), counter)
                         .result()
                 } else {
-                    self.value(next, next_counter(counter, mv))?.before_move()
+                    self.value(next, counter_after(counter, pos, next))?
+                        .before_move()
                 };
                 Some(MoveValue { mv, value })
             })

@@ -112,6 +112,15 @@ impl Position {
         self.stones[c.index()].count_ones() as u8
     }
 
+    /// Does the ply from this position to `next` reset the N-move counter: a stone placed,
+    /// removed or captured, or taken from a hand (fewer stones on a side's board, or another
+    /// count in hand)?
+    #[inline]
+    pub fn resets_counter(&self, next: &Position) -> bool {
+        (0..2).any(|c| next.stones[c].count_ones() < self.stones[c].count_ones())
+            || next.in_hand != self.in_hand
+    }
+
     /// Stones on board plus in hand of `c`.
     #[inline]
     pub fn total(&self, c: Color) -> u8 {

@@ -217,6 +217,15 @@ impl Tablebase {
     /// Sector and slot of a position that is not remove-pending and not over by stone count.
     fn locate(&self, pos: &Position) -> Result<(Sector, u64), ProbeError> {
         let sector = Sector::of_position(pos);
+        let unsupported = crate::sector::graph::unsupported_in(&self.variant, sector);
+        if !unsupported.is_empty() {
+            return Err(ProbeError::Impossible(format!(
+                "tables of the placing phase are not available for these rules yet: {} \
+                 (variant {}); positions of the moving phase have tables",
+                unsupported.join(", "),
+                self.variant.label()
+            )));
+        }
         let slot = self.tables.index(sector)?.slot(pos.us(), pos.them());
         if crate::sector::reach::unreachable(&self.variant, sector, pos.us(), pos.them())
             && self.tables.unreachable_dont_care(sector)?
@@ -315,7 +324,7 @@ impl Tablebase {
             .into_iter()
             .map(|mv| {
                 let next = play(&self.variant, pos, mv);
-                let resets = mv.removes() || mv.is_place();
+                let resets = pos.resets_counter(&next);
                 let own = rule.move_value(self.value(&next)?.encode(), resets);
                 Ok(MoveRuleValue {
                     mv,
@@ -386,12 +395,13 @@ impl Tablebase {
             };
             each(&best);
             plies += 1;
-            counter = if best.mv.removes() || best.mv.is_place() {
+            let next = play(&self.variant, &cur, best.mv);
+            counter = if cur.resets_counter(&next) {
                 0
             } else {
                 counter.saturating_add(1)
             };
-            cur = play(&self.variant, &cur, best.mv);
+            cur = next;
             if let Some(&earlier) = seen.get(&cur) {
                 return Ok(PvEnd::Repetition { ply: earlier });
             }

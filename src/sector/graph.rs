@@ -40,24 +40,51 @@ pub fn is_live(v: &Variant, s: Sector) -> bool {
     s.fits(v) && s.w + s.wf >= MIN_STONES && s.b + s.bf >= MIN_STONES
 }
 
+/// Do the positions of sector `s` follow the placing phase's rules: stones in hand, or a
+/// board filled by placing (every point taken)?
+pub fn follows_placing_rules(v: &Variant, s: Sector) -> bool {
+    s.wf > 0 || s.bf > 0 || (s.w + s.b) as usize == v.board().len()
+}
+
+/// The options of `v` that the tables of sector `s` do not follow yet, as `key=value`
+/// ([`Variant::unsupported_by_tables`], and for the placing phase
+/// [`Variant::unsupported_in_placing`]); empty where its tables can be solved and read.
+pub fn unsupported_in(v: &Variant, s: Sector) -> Vec<String> {
+    let mut out = v.unsupported_by_tables();
+    if follows_placing_rules(v, s) {
+        out.extend(v.unsupported_in_placing());
+    }
+    out
+}
+
 /// Can the side to move in sector `s` slide (or fly) a stone?
 pub fn can_slide(v: &Variant, s: Sector) -> bool {
     s.w > 0 && v.may_move(s.wf)
 }
+
+/// The most stones one move can take from the opponent under any rules millbase knows (three
+/// mills and two intervention captures of two stones each): the length of the per-count
+/// arrays of [`MoveSectors`] and [`ExitSectors`].
+pub const MAX_TAKEN: usize = 8;
+
+/// Sectors by the number of stones a move takes: `[k - 1]` is where a move taking `k`
+/// stones (captures and removals) leads.
+pub type ByTaken = [Option<Sector>; MAX_TAKEN];
 
 /// The sector each kind of move of `s` leads to (seen from the opponent, who moves next), as
 /// far as the stone counts allow the move: `None` where `s` has no such move. The opponent may
 /// be left with too few stones (a lost game), and the board may be full (no move at all).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveSectors {
-    /// A slide or fly that closes no mill: the colour-swapped sector.
+    /// A slide or fly that takes nothing: the colour-swapped sector.
     pub slide: Option<Sector>,
-    /// A slide or fly that closes a mill and removes a stone.
-    pub slide_removal: Option<Sector>,
-    /// A placement that closes no mill.
+    /// A slide or fly that takes stones (closes a mill and removes, or captures), by the
+    /// number taken; under the standard rules only `[0]` (one removal).
+    pub slide_taking: ByTaken,
+    /// A placement that takes nothing.
     pub place: Option<Sector>,
-    /// A placement that closes a mill and removes a stone.
-    pub place_removal: Option<Sector>,
+    /// A placement that takes stones, by the number taken.
+    pub place_taking: ByTaken,
 }
 
 impl MoveSectors {
@@ -65,68 +92,102 @@ impl MoveSectors {
     pub fn of(v: &Variant, s: Sector) -> MoveSectors {
         let slides = can_slide(v, s);
         let places = s.wf > 0;
+        let most = (v.max_taken() as usize).min(MAX_TAKEN);
+        // Taking needs an opponent's stone and a mill (three stones of the mover) or a capture.
+        let taking = |moves: bool, w_after: u8| {
+            let mut out: ByTaken = [None; MAX_TAKEN];
+            if moves && (w_after >= 3 || !v.takes_one_at_most()) {
+                for k in 1..=most.min(s.b as usize) {
+                    out[k - 1] = Some(Sector::new(
+                        s.b - k as u8,
+                        w_after,
+                        s.bf,
+                        s.wf - (w_after - s.w),
+                    ));
+                }
+            }
+            out
+        };
         MoveSectors {
             slide: slides.then(|| s.swapped()),
-            // A mill needs three stones of the mover, and a removal an opponent's stone.
-            slide_removal: (slides && s.w >= 3 && s.b > 0)
-                .then(|| Sector::new(s.b - 1, s.w, s.bf, s.wf)),
+            slide_taking: taking(slides, s.w),
             place: places.then(|| Sector::new(s.b, s.w + 1, s.bf, s.wf - 1)),
-            place_removal: (places && s.w + 1 >= 3 && s.b > 0)
-                .then(|| Sector::new(s.b - 1, s.w + 1, s.bf, s.wf - 1)),
+            place_taking: taking(places, s.w + 1),
         }
     }
 
-    /// The targets in a fixed order: placement, placement with removal, slide, slide with
-    /// removal.
-    pub fn iter(&self) -> impl Iterator<Item = Sector> {
-        [
-            self.place,
-            self.place_removal,
-            self.slide,
-            self.slide_removal,
-        ]
-        .into_iter()
-        .flatten()
+    /// A slide or fly that closes a mill and removes one stone (the standard game's only
+    /// taking slide).
+    pub fn slide_removal(&self) -> Option<Sector> {
+        self.slide_taking[0]
+    }
+
+    /// A placement that closes a mill and removes one stone.
+    pub fn place_removal(&self) -> Option<Sector> {
+        self.place_taking[0]
+    }
+
+    /// Every sector a move taking stones leads to (placements first).
+    pub fn taking(&self) -> impl Iterator<Item = Sector> + '_ {
+        self.place_taking
+            .iter()
+            .chain(&self.slide_taking)
+            .flatten()
+            .copied()
+    }
+
+    /// The targets in a fixed order: placement, placements taking 1, 2, ... stones, slide,
+    /// slides taking 1, 2, ... stones.
+    pub fn iter(&self) -> impl Iterator<Item = Sector> + '_ {
+        std::iter::once(self.place)
+            .chain(self.place_taking)
+            .chain(std::iter::once(self.slide))
+            .chain(self.slide_taking)
+            .flatten()
     }
 }
 
 /// Where the moves of a sector lead, apart from moves inside its component.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ExitSectors {
-    /// A slide or fly that closes no mill, when it leaves the component (the opponent cannot
+    /// A slide or fly that takes nothing, when it leaves the component (the opponent cannot
     /// slide back; only in sectors no standard game reaches).
     pub slide: Option<Sector>,
-    /// A slide or fly that closes a mill and removes a stone (`None`: the opponent is left
-    /// with too few stones, an immediate win).
-    pub slide_removal: Option<Sector>,
-    /// A placement that closes no mill.
+    /// A slide or fly that takes stones, by the number taken (`None`: no such move, or the
+    /// opponent is left with too few stones, an immediate win).
+    pub slide_taking: ByTaken,
+    /// A placement that takes nothing.
     pub place: Option<Sector>,
-    /// A placement that closes a mill and removes a stone.
-    pub place_removal: Option<Sector>,
+    /// A placement that takes stones, by the number taken.
+    pub place_taking: ByTaken,
 }
 
 impl ExitSectors {
-    /// The targets in the order the solver reads them: slide, slide with removal,
-    /// placement, placement with removal (`None`: no such move, or the opponent has lost).
-    pub fn targets(&self) -> [Option<Sector>; 4] {
-        [
-            self.slide,
-            self.slide_removal,
-            self.place,
-            self.place_removal,
-        ]
+    /// The targets in the order the solver reads them: slide, slides taking 1, 2, ...
+    /// stones, placement, placements taking 1, 2, ... stones (`None`: no such move, or the
+    /// opponent has lost); [`EXIT_KINDS`] of them.
+    pub fn targets(&self) -> [Option<Sector>; EXIT_KINDS] {
+        let mut out = [None; EXIT_KINDS];
+        out[0] = self.slide;
+        out[1..=MAX_TAKEN].copy_from_slice(&self.slide_taking);
+        out[MAX_TAKEN + 1] = self.place;
+        out[MAX_TAKEN + 2..].copy_from_slice(&self.place_taking);
+        out
     }
 }
+
+/// The number of kinds of exit ([`ExitSectors::targets`]).
+pub const EXIT_KINDS: usize = 2 * MAX_TAKEN + 2;
 
 /// The sectors the moves of `s` can exit to (those a game can actually need).
 pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
     let m = MoveSectors::of(v, s);
-    let alive = |sec: Sector| (sec.w + sec.wf >= MIN_STONES).then_some(sec);
+    let alive = |sec: Option<Sector>| sec.filter(|sec| sec.w + sec.wf >= MIN_STONES);
     ExitSectors {
         slide: m.slide.filter(|t| !together(v, s).contains(t)),
-        slide_removal: m.slide_removal.and_then(alive),
+        slide_taking: m.slide_taking.map(alive),
         place: m.place,
-        place_removal: m.place_removal.and_then(alive),
+        place_taking: m.place_taking.map(alive),
     }
 }
 
@@ -255,7 +316,8 @@ pub fn successor_sectors(v: &Variant, s: Sector) -> Vec<Sector> {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for t in MoveSectors::of(v, s).iter() {
+    let moves = MoveSectors::of(v, s);
+    for t in moves.iter() {
         if is_live(v, t) && !out.contains(&t) {
             out.push(t);
         }

@@ -280,11 +280,11 @@ impl Explorer {
         }))
     }
 
-    /// The position after `mv` with its counter (0 after a placement or removal, else one
-    /// more) and full-move number (one more after black's move).
+    /// The position after `mv` with its counter (0 after a placement, removal or capture,
+    /// else one more) and full-move number (one more after black's move).
     fn after(&self, pos: &Position, info: PositionInfo, mv: Move) -> (Position, PositionInfo) {
         let next = play(&self.variant, pos, mv);
-        let counter = if mv.removes() || mv.is_place() {
+        let counter = if pos.resets_counter(&next) {
             0
         } else {
             info.counter.saturating_add(1)

@@ -10,7 +10,7 @@
 //! move's set sent nearly every read to a random place in gigabytes.
 
 use super::{ExitSummary, Exits, Progress};
-use crate::game::rules::{Bits, BoardFull, Variant, points as bits};
+use crate::game::rules::{Bits, Variant, points as bits};
 use crate::game::value::{NMoveRule, UNUSED, Value};
 use crate::sector::index::{SectorIndex, UsFrame, colex_rank, combinations, pdep};
 use crate::sector::reach::ReachFilter;
@@ -36,6 +36,7 @@ pub(super) fn exit_only_pass(
     let slots = index.slots();
     let values = unused_values(slots as usize);
     let orbit_count = them_orbits.len() as u64;
+    let general = !v.takes_one_at_most();
     (0..them_orbits.len() as u32).into_par_iter().for_each_init(
         OpponentBlocks::default,
         |blocks, orbit| {
@@ -63,7 +64,7 @@ pub(super) fn exit_only_pass(
                 }
                 let value = if combo == open {
                     // No move: the full-board rule, else the side to move has lost.
-                    if v.board_full == BoardFull::Draw {
+                    if super::blocked_draws(v, 0) {
                         Value::Draw
                     } else {
                         rule.blocked()
@@ -73,7 +74,15 @@ pub(super) fn exit_only_pass(
                     for j in bits(open & !combo) {
                         let placed = combo | 1 << j;
                         let to = blocks.points[j as usize];
-                        if them != 0 && board.in_mill(us | 1 << to, to) {
+                        if general {
+                            let a = v.arrival(board, us | 1 << to, to, them, true);
+                            if a.taken() > 0 {
+                                let tables = &exits.place_taking;
+                                super::note_taking(v, &mut ex, rule, tables, a, us | 1 << to);
+                                continue;
+                            }
+                            ex.note(rule, blocks.placements[colex_rank(placed) as usize], true);
+                        } else if them != 0 && board.in_mill(us | 1 << to, to) {
                             ex.note_own(blocks.removals(exits, rule, placed));
                         } else {
                             ex.note(rule, blocks.placements[colex_rank(placed) as usize], true);
@@ -131,7 +140,7 @@ impl OpponentBlocks {
         self.removals.clear();
         self.removals.resize(after.len(), UNUSED);
         self.removal_frames.clear();
-        if let (Some(t), true) = (&exits.place_removal, them != 0) {
+        if let (Some(t), true) = (&exits.place_taking[0], them != 0) {
             let removable = board.removable(them, v.remove_from_mills);
             self.removal_frames
                 .extend(bits(removable).map(|r| t.index.frame(them & !(1 << r))));
@@ -143,7 +152,7 @@ impl OpponentBlocks {
     fn removals(&mut self, exits: &Exits, rule: NMoveRule, placed: Bits) -> Value {
         let rank = colex_rank(placed) as usize;
         if self.removals[rank] == UNUSED {
-            self.removals[rank] = match &exits.place_removal {
+            self.removals[rank] = match &exits.place_taking[0] {
                 // Too few stones would be left: the opponent has lost.
                 None => Value::Win(1),
                 Some(t) => {

@@ -28,9 +28,11 @@
 mod cells;
 mod exit_only;
 
-use crate::game::rules::{Bits, BoardFull, Variant, points as bits};
+use crate::game::rules::{
+    Arrival, Bits, BoardFull, Stalemate, Variant, for_each_removal_set, points as bits,
+};
 use crate::game::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
-use crate::sector::graph::{Component, can_slide};
+use crate::sector::graph::{Component, EXIT_KINDS, MAX_TAKEN, can_slide};
 use crate::sector::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::sector::reach::ReachFilter;
 use cells::Cells;
@@ -137,15 +139,18 @@ impl ExitTable<'_> {
 /// Exit targets of one component sector; `None` inside means "the opponent has lost".
 struct Exits<'a> {
     slide: Option<ExitTable<'a>>,
-    slide_removal: Option<ExitTable<'a>>,
+    /// By the number of stones taken (`[k - 1]`).
+    slide_taking: [Option<ExitTable<'a>>; MAX_TAKEN],
     place: Option<ExitTable<'a>>,
-    place_removal: Option<ExitTable<'a>>,
+    /// By the number of stones taken (`[k - 1]`).
+    place_taking: [Option<ExitTable<'a>>; MAX_TAKEN],
 }
 
-/// The values of the sectors one component sector exits into (slide, slide with removal,
-/// placement, placement with removal), loaded for the one pass that reads them.
+/// The values of the sectors one component sector exits into (in the order of
+/// [`ExitSectors::targets`](crate::sector::graph::ExitSectors::targets)), loaded for the one
+/// pass that reads them.
 struct LoadedExits {
-    tables: [Option<(Sector, Arc<Vec<u16>>)>; 4],
+    tables: [Option<(Sector, Arc<Vec<u16>>)>; EXIT_KINDS],
 }
 
 impl LoadedExits {
@@ -153,10 +158,10 @@ impl LoadedExits {
     /// `dependencies`, checking their sizes.
     fn load<D: DependencyValues + ?Sized>(
         v: &Variant,
-        targets: [Option<Sector>; 4],
+        targets: [Option<Sector>; EXIT_KINDS],
         dependencies: &D,
     ) -> Result<LoadedExits, D::Error> {
-        let mut tables = [None, None, None, None];
+        let mut tables = [const { None }; EXIT_KINDS];
         for (table, target) in tables.iter_mut().zip(targets) {
             if let Some(s) = target {
                 let values = dependencies.load(s)?;
@@ -171,17 +176,17 @@ impl LoadedExits {
 
     /// The tables for look-ups.
     fn exits(&self, v: &Variant) -> Exits<'_> {
-        let [slide, slide_removal, place, place_removal] = self.tables.each_ref().map(|t| {
-            t.as_ref().map(|(s, values)| ExitTable {
+        let table = |k: usize| {
+            self.tables[k].as_ref().map(|(s, values)| ExitTable {
                 index: SectorIndex::new(v, *s),
                 values: values.as_slice(),
             })
-        });
+        };
         Exits {
-            slide,
-            slide_removal,
-            place,
-            place_removal,
+            slide: table(0),
+            slide_taking: std::array::from_fn(|k| table(1 + k)),
+            place: table(MAX_TAKEN + 1),
+            place_taking: std::array::from_fn(|k| table(MAX_TAKEN + 2 + k)),
         }
     }
 }
@@ -236,9 +241,9 @@ struct Work {
     /// Per slot: the 16-bit state in the low half, the counter of undecided internal
     /// successors in bits 16..24 (one word, so one cache miss per predecessor update).
     cells: Cells,
-    /// The sectors its moves exit into: slide, slide with removal, placement, placement with
-    /// removal (their values are loaded only for its forward pass).
-    exit_targets: [Option<Sector>; 4],
+    /// The sectors its moves exit into (in the order of `ExitSectors::targets`; their values
+    /// are loaded only for its forward pass).
+    exit_targets: [Option<Sector>; EXIT_KINDS],
     /// The component sector holding this sector's internal successors and predecessors.
     partner: Option<usize>,
 }
@@ -591,6 +596,7 @@ fn forward_pass(
     let per_orbit = w.index.per_orbit;
     let can_slide = can_slide(v, s);
     let flies = v.flies(s.w, s.wf);
+    let general = !v.takes_one_at_most();
     let reach = ReachFilter::new(v, s).filter(|_| options.skip_unreachable);
     (0..orbits.len() as u32)
         .into_par_iter()
@@ -636,8 +642,14 @@ fn forward_pass(
                         for to in bits(targets) {
                             any_move = true;
                             let moved = after | 1 << to;
-                            if them != 0 && board.in_mill(moved, to) {
-                                match &exits.slide_removal {
+                            if general {
+                                let a = v.arrival(board, moved, to, them, false);
+                                if a.taken() > 0 {
+                                    note_taking(v, &mut ex, rule, &exits.slide_taking, a, moved);
+                                    continue;
+                                }
+                            } else if them != 0 && board.in_mill(moved, to) {
+                                match &exits.slide_taking[0] {
                                     None => ex.win(1),
                                     Some(t) => {
                                         for r in bits(removable) {
@@ -645,7 +657,9 @@ fn forward_pass(
                                         }
                                     }
                                 }
-                            } else if let Some(t) = &exits.slide {
+                                continue;
+                            }
+                            if let Some(t) = &exits.slide {
                                 ex.note(rule, t.code(them, moved), false);
                             } else if let (true, Some(p)) = (dedup, partner) {
                                 succ_slots.push(p.index.slot(them, moved) as u32);
@@ -664,8 +678,14 @@ fn forward_pass(
                     for to in bits(empty) {
                         any_move = true;
                         let placed = us | 1 << to;
-                        if them != 0 && board.in_mill(placed, to) {
-                            match &exits.place_removal {
+                        if general {
+                            let a = v.arrival(board, placed, to, them, true);
+                            if a.taken() > 0 {
+                                note_taking(v, &mut ex, rule, &exits.place_taking, a, placed);
+                                continue;
+                            }
+                        } else if them != 0 && board.in_mill(placed, to) {
+                            match &exits.place_taking[0] {
                                 None => ex.win(1),
                                 Some(t) => {
                                     for r in bits(removable) {
@@ -673,7 +693,9 @@ fn forward_pass(
                                     }
                                 }
                             }
-                        } else if let Some((t, frame, mapped_us)) = &place {
+                            continue;
+                        }
+                        if let Some((t, frame, mapped_us)) = &place {
                             let mapped = mapped_us | t.index.tables.syms.apply(frame.sym, 1 << to);
                             ex.note(
                                 rule,
@@ -690,7 +712,7 @@ fn forward_pass(
                 }
                 debug_assert!(internal < 256);
                 let state = if !any_move {
-                    if empty == 0 && v.board_full == BoardFull::Draw {
+                    if blocked_draws(v, empty) {
                         CANNOT_LOSE
                     } else {
                         let level = rule.blocked().plies().unwrap_or(0);
@@ -714,6 +736,42 @@ fn forward_pass(
             found
         })
         .reduce(Found::default, Found::join)
+}
+
+/// Is a position whose side to move has no move a draw (a board filled by placing under
+/// `board-full=draw`, or a blocked side under `stalemate=draw`), rather than a loss?
+#[inline]
+pub(crate) fn blocked_draws(v: &Variant, empty: Bits) -> bool {
+    (empty == 0 && v.board_full == BoardFull::Draw) || v.stalemate == Stalemate::Draw
+}
+
+/// Note the value of a stone move that takes stones ([`Arrival`]), to the mover's stones
+/// `moved`: every choice of its removals, read from `tables` by the number of stones taken
+/// (`None`: the opponent is left with too few stones, a win).
+#[inline(never)]
+fn note_taking(
+    v: &Variant,
+    ex: &mut ExitSummary,
+    rule: NMoveRule,
+    tables: &[Option<ExitTable<'_>>; MAX_TAKEN],
+    a: Arrival,
+    moved: Bits,
+) {
+    match &tables[a.taken() as usize - 1] {
+        None => ex.win(1),
+        Some(t) => {
+            for_each_removal_set(
+                v.board(),
+                v.remove_from_mills,
+                a.them,
+                a.removals,
+                &mut |left| {
+                    ex.note(rule, t.code(left, moved), true);
+                    false
+                },
+            );
+        }
+    }
 }
 
 /// Process the positions of sector `i` decided at level `d`: update their predecessors in the
@@ -756,8 +814,8 @@ fn propagate(
                 let empty = full & !(us | them);
                 preds.clear();
                 for to in bits(them) {
-                    if us != 0 && board.in_mill(them, to) {
-                        continue; // that move closed a mill and removed a stone: an exit
+                    if us != 0 && !v.arrived_quietly(board, them, to, us) {
+                        continue; // that move took stones: an exit
                     }
                     let sources = if flies {
                         empty

@@ -18,13 +18,10 @@ fn staged_agrees(v: &Variant, targets: &[Sector]) {
             .map(|&s| {
                 let e = exit_sectors(v, s);
                 let exit_only = sectors.len() == 1 && !can_slide(v, s) && e.place.is_some();
-                let all = [e.slide, e.slide_removal, e.place, e.place_removal];
-                let targets = if exit_only {
-                    [None, None, all[2], all[3]]
-                } else {
-                    all
-                };
-                targets.into_iter().flatten().collect()
+                if exit_only {
+                    assert!(e.slide.is_none() && e.slide_taking.iter().all(Option::is_none));
+                }
+                e.targets().into_iter().flatten().collect()
             })
             .collect();
         let loads: Mutex<Vec<(Sector, Weak<Vec<u16>>)>> = Mutex::new(Vec::new());

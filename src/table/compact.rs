@@ -269,9 +269,8 @@ impl<'a> CompactSource<'a> {
     fn targets(&self, sector: Sector) -> Result<Targets, TableError> {
         let v = *self.tables().variant();
         let moves = MoveSectors::of(&v, sector);
-        [moves.place_removal, moves.slide_removal]
-            .into_iter()
-            .flatten()
+        moves
+            .taking()
             .filter(|t| t.w + t.wf >= MIN_STONES)
             .map(|t| Ok((t, SectorIndex::new(&v, t), self.values(t)?)))
             .collect()

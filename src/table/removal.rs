@@ -12,7 +12,7 @@
 //! 2 and 3 are never lowered (a removal cannot recover symbol 3 from a lower one).
 
 use super::{SYMBOL_DRAW, SYMBOL_LOSS, SYMBOL_WIN, TableError, TableSet, Wdl};
-use crate::game::rules::{Bits, MIN_STONES, Variant};
+use crate::game::rules::{Bits, MIN_STONES, Variant, for_each_removal_set};
 use crate::sector::graph::{MoveSectors, can_slide};
 use crate::sector::index::Sector;
 
@@ -71,7 +71,9 @@ pub(crate) fn may_store(candidate: u8, truth: u8, reached: bool) -> bool {
 }
 
 /// Every removing move of the position (`us`, `them`) of sector `s` (a slide, fly or
-/// placement that closes a mill, with each removable stone of the opponent), as the position
+/// placement that closes a mill, with each removable stone of the opponent; under rules that
+/// take several stones or capture, every move that takes stones with each choice of its
+/// removals), as the position
 /// it leads to seen from the opponent: `f(to, next_us, next_them)` with `to` the sector
 /// (`None` when the opponent is left with fewer than three stones: a lost game). Stops when
 /// `f` returns true. The moves are those of the combined convention of `legal_moves`.
@@ -87,19 +89,38 @@ pub(crate) fn for_each_removal(
     }
     let board = v.board();
     let empty = board.full() & !us & !them;
+    let general = !v.takes_one_at_most();
     // A mill needs two stones of ours and an empty point: most positions have none.
-    if !board
-        .mills()
-        .iter()
-        .any(|&m| (us & m).count_ones() == 2 && m & empty != 0)
+    if !general
+        && !board
+            .mills()
+            .iter()
+            .any(|&m| (us & m).count_ones() == 2 && m & empty != 0)
     {
         return;
     }
     let moves = MoveSectors::of(v, s);
     let live = |t: Option<Sector>| t.filter(|t| t.w + t.wf >= MIN_STONES);
-    let (after_slide, after_place) = (live(moves.slide_removal), live(moves.place_removal));
+    let (after_slide, after_place) = (live(moves.slide_removal()), live(moves.place_removal()));
     let removable = board.removable(them, v.remove_from_mills);
     let mut visit = |moved: Bits, to: u8, placed: bool| -> bool {
+        if general {
+            // Captures and several removals: the sector follows the number of stones taken.
+            let a = v.arrival(board, moved, to, them, placed);
+            if a.taken() == 0 {
+                return false;
+            }
+            let by_taken = if placed {
+                &moves.place_taking
+            } else {
+                &moves.slide_taking
+            };
+            let target = live(by_taken[a.taken() as usize - 1]);
+            let from_mills = v.remove_from_mills;
+            return for_each_removal_set(board, from_mills, a.them, a.removals, &mut |left| {
+                f(target, left, moved)
+            });
+        }
         if !board.in_mill(moved, to) {
             return false;
         }

@@ -187,7 +187,7 @@ pub(crate) fn write_sector_lowering(
             return invalid(format!("zstd level {level}: must be 1 to 22"));
         }
     }
-    let unsupported = variant.unsupported_by_tables();
+    let unsupported = crate::sector::graph::unsupported_in(variant, sector);
     if !unsupported.is_empty() {
         return invalid(format!(
             "tables do not follow the rule(s) {} of {variant} yet",

@@ -4,7 +4,7 @@
 use super::fen::{PositionError, PositionInfo, parse_position_info};
 use super::moves::{MoveError, parse_legal_move, parse_move};
 use crate::game::movegen::{Convention, play};
-use crate::game::position::{Color, Move, Position};
+use crate::game::position::{Move, Position};
 use crate::game::rules::Variant;
 use std::fmt;
 
@@ -138,10 +138,7 @@ fn legal_in_either(variant: &Variant, pos: &Position, token: &str) -> Result<Mov
 /// The counter after `mv` led from `pos` to `next`: 0 after a placement, a removal or a
 /// capture (a side has fewer stones), one more otherwise.
 fn next_counter(pos: &Position, next: &Position, mv: Move, counter: u32) -> u32 {
-    let fewer = [Color::White, Color::Black]
-        .into_iter()
-        .any(|c| next.total(c) < pos.total(c));
-    if mv.is_place() || mv.removes() || fewer {
+    if mv.is_place() || mv.removes() || pos.resets_counter(next) {
         0
     } else {
         counter.saturating_add(1)
@@ -151,6 +148,7 @@ fn next_counter(pos: &Position, next: &Position, mv: Move, counter: u32) -> u32 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::position::Color;
     use crate::game::movegen::legal_moves;
     use crate::game::notation::{format_move, format_position_info, parse_position};
 

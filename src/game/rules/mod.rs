@@ -6,11 +6,13 @@
 //! combinations that cannot be played. Code below and above this module asks the options; it
 //! never asks which rule set it is.
 
+mod arrival;
 mod board;
 mod options;
 mod sets;
 mod side;
 
+pub use arrival::{Arrival, for_each_removal_set};
 pub use board::{Bits, Board, BoardKind, NO_SQUARE, points};
 pub use options::{BoardFull, Capture, PlacingMill, Stalemate};
 pub use sets::{RULE_SETS, RuleSet, VARIANTS};
@@ -499,33 +501,45 @@ impl Variant {
         xxhash_rust::xxh3::xxh3_64(&bytes)
     }
 
-    /// The options that the table layer does not follow yet, as `key=value` texts (empty
-    /// when tables can be solved and read under these rules).
+    /// The options that no table follows yet, as `key=value` texts (empty when tables of the
+    /// moving phase can be solved and read under these rules): options that need the game's
+    /// history or extra state in every position (`one-time-mill`, `repeated-mills`), a
+    /// stalemate other than a loss or a draw, and a separate endgame N-move rule.
     pub fn unsupported_by_tables(&self) -> Vec<String> {
-        let base = Variant {
-            name: self.name,
-            board_kind: self.board_kind,
-            stones: self.stones,
-            fly_at: self.fly_at,
-            remove_from_mills: self.remove_from_mills,
-            move_while_placing: self.move_while_placing,
-            n_move_rule: self.n_move_rule,
-            endgame_n_move_rule: self.endgame_n_move_rule,
-            board_full: match self.board_full {
-                BoardFull::Draw => BoardFull::Draw,
-                _ => BoardFull::WhiteLoses,
-            },
-            ..VARIANTS[0]
-        };
-        let mut out: Vec<String> = KEYS
-            .iter()
-            .filter(|&&k| base.rule(k) != self.rule(k))
-            .map(|&k| format!("{k}={}", self.rule(k).unwrap_or_default()))
-            .collect();
+        let text = |k: &str| format!("{k}={}", self.rule(k).unwrap_or_default());
+        let mut out = Vec::new();
+        if self.one_time_mill {
+            out.push(text("one-time-mill"));
+        }
+        if self.repeated_mills_restricted {
+            out.push(text("repeated-mills"));
+        }
+        if !matches!(self.stalemate, Stalemate::Loss | Stalemate::Draw) {
+            out.push(text("stalemate"));
+        }
         if self.endgame_n_move_rule > 0
             && (self.n_move_rule == 0 || self.endgame_n_move_rule < self.n_move_rule)
         {
             out.push(format!("endgame-n-move-rule={}", self.endgame_n_move_rule));
+        }
+        out
+    }
+
+    /// The options that the tables of the placing phase (positions with stones in hand, and
+    /// a board filled by placing) do not follow yet, beyond [`Variant::unsupported_by_tables`]:
+    /// marks, removals from hand or by mill counts, full-board removals, Black moving first.
+    /// The moving phase's tables are unaffected by them.
+    pub fn unsupported_in_placing(&self) -> Vec<String> {
+        let text = |k: &str| format!("{k}={}", self.rule(k).unwrap_or_default());
+        let mut out = Vec::new();
+        if self.placing_mill != PlacingMill::Remove {
+            out.push(text("placing-mill"));
+        }
+        if !matches!(self.board_full, BoardFull::WhiteLoses | BoardFull::Draw) {
+            out.push(text("board-full"));
+        }
+        if self.moving_first != Color::White {
+            out.push(text("moving-first"));
         }
         out
     }

@@ -61,7 +61,16 @@ fn options_change_on_top_of_a_set() {
     assert_eq!(v.capture, Capture::Intervention);
     assert_eq!(v.label(), "std+fly=off+capture=intervention");
     assert_ne!(v.fingerprint(), Variant::standard().fingerprint());
-    assert_eq!(v.unsupported_by_tables(), ["capture=intervention"]);
+    assert!(v.unsupported_by_tables().is_empty());
+    assert!(v.unsupported_in_placing().is_empty());
+    let history = Variant::from_rules("std", &["one-time-mill=on", "repeated-mills=restricted"]);
+    assert_eq!(
+        history.unwrap().unsupported_by_tables(),
+        ["one-time-mill=on", "repeated-mills=restricted"]
+    );
+    let cham = Variant::by_name("cham-gonu").unwrap();
+    assert!(cham.unsupported_by_tables().is_empty());
+    assert_eq!(cham.unsupported_in_placing(), ["placing-mill=mark"]);
     // Back to the standard options: the standard game again, fingerprint and all.
     let back = v
         .with_rule("fly", "3")
