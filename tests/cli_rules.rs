@@ -237,7 +237,10 @@ fn rules_json_of_cham_gonu() {
     assert_eq!(rules["placing-mill"], "mark");
     assert_eq!(rules["capture"], "none");
     assert_eq!(doc["tables"], "supported");
-    assert_eq!(doc["placing_tables"], serde_json::json!(["placing-mill=mark"]));
+    assert_eq!(
+        doc["placing_tables"],
+        serde_json::json!(["placing-mill=mark"])
+    );
     // The standard game's tables are supported, with another fingerprint.
     let std: serde_json::Value =
         serde_json::from_str(&ok(&["rules", "--variant", "nine-mens-morris", "--json"])).unwrap();
@@ -292,7 +295,13 @@ fn table_commands_refuse_rules_tables_do_not_follow() {
     // The placing phase under marks: refused, naming the option and what is supported.
     fails(
         &[
-            "generate", "--quiet", "--variant", "cham-gonu", "--dir", d, "--all",
+            "generate",
+            "--quiet",
+            "--variant",
+            "cham-gonu",
+            "--dir",
+            d,
+            "--all",
         ],
         &[
             "tables of the placing phase",

@@ -1,8 +1,10 @@
 //! Positions that no game from the start position can reach, by a provable criterion; their
 //! table entries are "don't care".
 //!
-//! Closing a mill always removes an opponent stone (a removable stone always exists then), so
-//! a mill on the board was closed by a move that removed a stone:
+//! Closing a mill always removes an opponent stone (a removable stone always exists then; from
+//! the board or, under `placing-mill=from-hand`, from the hand), so a mill on the board was
+//! closed by a move that removed a stone (captures only take more). Under rules where a mill
+//! may remove nothing (`placing-mill=by-mill-counts`, `one-time-mill`) nothing is flagged:
 //!
 //! * **Any phase**: a side with a mill on the board has removed at least one opponent stone,
 //!   so a position where one side has a mill while the other still has all its stones (on
@@ -20,7 +22,7 @@
 //! therefore skips unreachable positions, the writer stores them as "don't care", and a probe
 //! of one is refused.
 
-use crate::game::rules::{Bits, Board, Variant};
+use crate::game::rules::{Bits, Board, PlacingMill, Variant};
 use crate::sector::index::Sector;
 
 /// The largest number of pairwise disjoint mills formed by `stones`.
@@ -77,6 +79,10 @@ impl ReachFilter {
     /// The filter of sector `s`, or `None` when no position of it can be unreachable by the
     /// criterion (then nothing needs checking).
     pub fn new(v: &Variant, s: Sector) -> Option<ReachFilter> {
+        if v.placing_mill == PlacingMill::ByMillCounts || v.one_time_mill {
+            // Mills that remove nothing: the criterion's premise does not hold.
+            return None;
+        }
         let lost =
             |on_board: u8, in_hand: u8| u32::from(v.stones.saturating_sub(on_board + in_hand));
         let f = ReachFilter {

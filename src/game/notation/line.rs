@@ -148,9 +148,9 @@ fn next_counter(pos: &Position, next: &Position, mv: Move, counter: u32) -> u32 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::position::Color;
     use crate::game::movegen::legal_moves;
     use crate::game::notation::{format_move, format_position_info, parse_position};
+    use crate::game::position::Color;
 
     fn std() -> Variant {
         Variant::standard()
