@@ -257,6 +257,17 @@ pub fn generate(
     options: &GenerateOptions<'_>,
 ) -> Result<Vec<ComponentReport>, GenerateError> {
     check_rules(v, targets, options.no_deps)?;
+    if let Some(n) = v.endgame_rule_below(options.rule.n()) {
+        return Err(GenerateError::UnsupportedRules {
+            variant: v.label(),
+            rules: vec![format!(
+                "endgame-n-move-rule={n} under --n-move-rule {} (solve without an N-move rule, \
+                 or with one of at most {n})",
+                options.rule.n()
+            )],
+            placing: None,
+        });
+    }
     let mut order = solving_order(v, targets);
     if options.no_deps {
         order.retain(|c| c.sectors().iter().any(|s| targets.contains(s)));

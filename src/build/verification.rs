@@ -175,6 +175,19 @@ impl Verification {
         // The sector and everything its moves lead to; keep only those still needed. A
         // successor's bad file is reported once, and blocks this sector's verification.
         let mut needed: Vec<Sector> = successor_sectors(&self.variant, s);
+        if self.variant.repeated_mills_restricted {
+            // Positions with a bar are played out over every sector below (verify's
+            // `LookupBelow`).
+            let mut k = 0;
+            while k < needed.len() {
+                for t in successor_sectors(&self.variant, needed[k]) {
+                    if !needed.contains(&t) && t != s {
+                        needed.push(t);
+                    }
+                }
+                k += 1;
+            }
+        }
         needed.push(s);
         self.cache.retain(|k, _| needed.contains(k));
         let mut blocked = None;

@@ -1,13 +1,17 @@
 //! Independent forward verification: re-derive each stored value from the stored values of
 //! its successors, using the plain move rules (no un-moves, no counters).
 
-use crate::game::rules::{Bits, BoardFull, MIN_STONES, Stalemate, Variant, for_each_removal_set};
+use crate::game::rules::{
+    Bits, BoardFull, MIN_STONES, NO_SQUARE, Stalemate, Variant, for_each_removal_set,
+};
 use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
 use crate::sector::graph::{MoveSectors, can_slide};
 use crate::sector::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
 use crate::sector::reach::ReachFilter;
+use crate::solve::barred::{NO_BAR, PlayOut, StoredValues};
 use crate::table::Wdl;
 use rayon::prelude::*;
+use std::collections::HashMap;
 
 /// Values of a sector and of every sector its moves lead to.
 pub trait ValueLookup: Sync {
@@ -171,7 +175,12 @@ pub fn verify_sector(
     let slide_taking = moves.slide_taking.map(successor);
     let place = successor(moves.place);
     let place_taking = moves.place_taking.map(successor);
-    let general = !v.takes_one_at_most();
+    // Under `repeated-mills=restricted` a mill-closing slide leads to a position with a bar:
+    // played out over the sectors below (their values are needed then).
+    let below = v
+        .repeated_mills_restricted
+        .then(|| LookupBelow::new(v, &moves, lookup));
+    let general = !v.takes_one_at_most() || below.is_some();
     let wdl_only = lookup.wdl_only();
     let them_orbits = index.tables.orbits(s.b as u32);
     let reach = ReachFilter::new(v, sector);
@@ -231,11 +240,11 @@ pub fn verify_sector(
                     succ.clear();
                     let mut failure = None;
                     let empty = free & !us;
-                    let mut visit = |moved: Bits, to: u8, placed: bool| {
-                        let (plain, frame, taking) = if placed {
-                            (&place, &place_frame, &place_taking)
+                    let mut visit = |from: u8, moved: Bits, to: u8, placed: bool| {
+                        let (plain, frame, taking, taking_sectors) = if placed {
+                            (&place, &place_frame, &place_taking, &moves.place_taking)
                         } else {
-                            (&slide, &slide_frame, &slide_taking)
+                            (&slide, &slide_frame, &slide_taking, &moves.slide_taking)
                         };
                         // Each move's value for the side making it: placements and removals
                         // reset the N-move counter.
@@ -247,7 +256,36 @@ pub fn verify_sector(
                             // Captures and several removals: the successor's sector follows
                             // the number of stones taken; every choice of the removals.
                             let a = v.arrival(board, moved, to, them, placed);
-                            if a.taken() > 0 {
+                            let bar = below
+                                .as_ref()
+                                .filter(|_| !placed && board.in_mill(moved, to));
+                            if let (true, Some(below)) = (a.taken() > 0, bar) {
+                                let Some(t) = taking_sectors[a.taken() as usize - 1]
+                                    .filter(|t| t.w + t.wf >= MIN_STONES)
+                                else {
+                                    push(Ok(Value::Loss(0)), true);
+                                    return;
+                                };
+                                let from_mills = v.remove_from_mills;
+                                for_each_removal_set(
+                                    board,
+                                    from_mills,
+                                    a.them,
+                                    a.removals,
+                                    &mut |left| {
+                                        let play_out = PlayOut {
+                                            v,
+                                            rule,
+                                            stored: below,
+                                        };
+                                        let value = play_out
+                                            .value(t, left, moved, NO_BAR, (from, to))
+                                            .map_err(Mismatch::MissingSector);
+                                        push(value, true);
+                                        false
+                                    },
+                                );
+                            } else if a.taken() > 0 {
                                 let t = &taking[a.taken() as usize - 1];
                                 let from_mills = v.remove_from_mills;
                                 for_each_removal_set(
@@ -284,7 +322,7 @@ pub fn verify_sector(
                             while targets != 0 {
                                 let to = targets.trailing_zeros();
                                 targets &= targets - 1;
-                                visit(us & !(1 << from) | 1 << to, to as u8, false);
+                                visit(from as u8, us & !(1 << from) | 1 << to, to as u8, false);
                             }
                         }
                     }
@@ -293,7 +331,7 @@ pub fn verify_sector(
                         while targets != 0 {
                             let to = targets.trailing_zeros();
                             targets &= targets - 1;
-                            visit(us | 1 << to, to as u8, true);
+                            visit(NO_SQUARE, us | 1 << to, to as u8, true);
                         }
                     }
                     if let Some(m) = failure {
@@ -345,6 +383,38 @@ pub fn verify_sector(
     total.2.sort_by_key(Mismatch::slot);
     total.2.truncate(max_report);
     total
+}
+
+/// The stored values of the sectors below a verified sector that its mill-closing slides
+/// lead to and what those lead to, for playing out positions with a bar
+/// (`repeated-mills=restricted`).
+struct LookupBelow<'a> {
+    tables: HashMap<Sector, (SectorIndex, &'a [u16])>,
+}
+
+impl<'a> LookupBelow<'a> {
+    fn new(v: &Variant, moves: &MoveSectors, lookup: &'a dyn ValueLookup) -> LookupBelow<'a> {
+        let mut tables = HashMap::new();
+        let mut stack: Vec<Sector> = moves.taking().collect();
+        while let Some(t) = stack.pop() {
+            if t.w + t.wf < MIN_STONES || tables.contains_key(&t) {
+                continue;
+            }
+            let index = SectorIndex::new(v, t);
+            if let Some(values) = lookup.values(t).filter(|x| x.len() as u64 == index.slots()) {
+                tables.insert(t, (index, values));
+                stack.extend(MoveSectors::of(v, t).iter());
+            }
+        }
+        LookupBelow { tables }
+    }
+}
+
+impl StoredValues for LookupBelow<'_> {
+    fn code(&self, s: Sector, us: Bits, them: Bits) -> Option<u16> {
+        let (index, values) = self.tables.get(&s)?;
+        Some(values[index.slot(us, them) as usize])
+    }
 }
 
 /// Positions whose own values [`verify_sector`] gathers at a time.

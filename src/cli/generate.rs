@@ -209,6 +209,15 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     // Rules the tables do not follow, and tables of another variant or N-move rule, are
     // refused before anything is announced or written (the library refuses them too).
     check_rules(&v, &targets, args.no_deps).map_err(|e| CliError::usage(e.to_string()))?;
+    if let Some(n) = v.endgame_rule_below(rule.n()) {
+        return Err(CliError::usage(format!(
+            "tables are not available for these rules yet: endgame-n-move-rule={n} under \
+             --n-move-rule {} (variant {}); solve without an N-move rule, or with one of at \
+             most {n}",
+            rule.n(),
+            v.label()
+        )));
+    }
     if let Some(e) = TableDir::scan(&dir)
         .ok()
         .and_then(|t| t.other_tables(&v, Some(rule)))

@@ -34,7 +34,7 @@ pub use presence::UnusedTable;
 
 use crate::game::movegen::{Convention, legal_moves, play};
 use crate::game::notation::{PositionError, parse_position};
-use crate::game::position::{Move, Position};
+use crate::game::position::{Move, NO_SLIDE, Position};
 use crate::game::rules::{MIN_STONES, Variant};
 use crate::game::value::{NMoveRule, RuleValue, Value, best_of};
 use crate::sector::index::Sector;
@@ -238,6 +238,13 @@ impl Tablebase {
         Ok((sector, slot))
     }
 
+    /// Does a side of `pos` carry a bar (`repeated-mills=restricted`: the slide that closed
+    /// its last mill)? The tables hold positions without one; a position with one is valued
+    /// from its moves (each bar lapses with its side's next move).
+    fn has_bar(&self, pos: &Position) -> bool {
+        self.variant.repeated_mills_restricted && pos.last_mill_slide != [NO_SLIDE; 2]
+    }
+
     /// Already decided by stone count: the side to move (or its opponent) has fewer than three.
     fn by_count(pos: &Position) -> Option<Value> {
         if pos.total(pos.to_move) < MIN_STONES {
@@ -262,7 +269,7 @@ impl Tablebase {
         if let Some(v) = Self::by_count(pos) {
             return Ok(v);
         }
-        if pos.pending_removal() {
+        if pos.pending_removal() || self.has_bar(pos) {
             return Ok(best_value(
                 self.move_values_unsorted(pos)?.iter().map(|m| m.value),
             ));
@@ -418,7 +425,7 @@ impl Tablebase {
         if let Some(v) = Self::by_count(pos) {
             return Ok(Wdl::of(v));
         }
-        if pos.pending_removal() {
+        if pos.pending_removal() || self.has_bar(pos) {
             let best = self
                 .move_wdls(pos)?
                 .into_iter()

@@ -257,6 +257,10 @@ impl Tablebase {
         if !self.has_sector(sector) {
             return None;
         }
+        if self.has_bar(pos) {
+            // Played out over other sectors: a missing one says nothing about this sector.
+            return self.value_at(pos, counter).ok();
+        }
         match self.value_at(pos, counter) {
             Ok(v) => Some(v),
             Err(ProbeError::Table(error)) => {

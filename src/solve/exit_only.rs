@@ -78,7 +78,8 @@ pub(super) fn exit_only_pass(
                             let a = v.arrival(board, us | 1 << to, to, them, true);
                             if a.taken() > 0 {
                                 let tables = &exits.place_taking;
-                                super::note_taking(v, &mut ex, rule, tables, a, us | 1 << to);
+                                let placed = us | 1 << to;
+                                super::note_taking(v, &mut ex, rule, tables, a, placed, to, None);
                                 continue;
                             }
                             ex.note(rule, blocks.placements[colex_rank(placed) as usize], true);

@@ -25,6 +25,7 @@
 //! sector's exit tables just before its forward pass and drops them right after: at most one
 //! sector's exit tables (up to four) are in memory at a time, never during propagation.
 
+pub(crate) mod barred;
 mod cells;
 mod exit_only;
 
@@ -442,10 +443,17 @@ pub fn solve_component<D: DependencyValues + ?Sized>(
     let trace = std::env::var_os("MILLBASE_TRACE").is_some();
     let started = std::time::Instant::now();
     let mut levels = Levels::default();
+    // Under `repeated-mills=restricted` a mill-closing slide leads to a position with a bar,
+    // valued by playing it out in the sectors below.
+    let below = match v.repeated_mills_restricted {
+        true => Some(barred::Below::load(v, component, dependencies)?),
+        false => None,
+    };
     for i in 0..work.len() {
         // This sector's exit tables, for its forward pass only.
         let loaded = LoadedExits::load(v, work[i].exit_targets, dependencies)?;
-        let found = forward_pass(v, &work, i, &loaded.exits(v), options, progress);
+        let exits = loaded.exits(v);
+        let found = forward_pass(v, &work, i, &exits, below.as_ref(), options, progress);
         drop(loaded);
         levels.merge(i, found);
     }
@@ -583,6 +591,7 @@ fn forward_pass(
     work: &[Work],
     i: usize,
     exits: &Exits,
+    below: Option<&barred::Below>,
     options: SolveOptions<'_>,
     progress: Progress,
 ) -> Found {
@@ -596,7 +605,7 @@ fn forward_pass(
     let per_orbit = w.index.per_orbit;
     let can_slide = can_slide(v, s);
     let flies = v.flies(s.w, s.wf);
-    let general = !v.takes_one_at_most();
+    let general = !v.takes_one_at_most() || below.is_some();
     let reach = ReachFilter::new(v, s).filter(|_| options.skip_unreachable);
     (0..orbits.len() as u32)
         .into_par_iter()
@@ -645,7 +654,9 @@ fn forward_pass(
                             if general {
                                 let a = v.arrival(board, moved, to, them, false);
                                 if a.taken() > 0 {
-                                    note_taking(v, &mut ex, rule, &exits.slide_taking, a, moved);
+                                    let tables = &exits.slide_taking;
+                                    let bar = below.map(|b| (b, (from, to)));
+                                    note_taking(v, &mut ex, rule, tables, a, moved, to, bar);
                                     continue;
                                 }
                             } else if them != 0 && board.in_mill(moved, to) {
@@ -681,7 +692,8 @@ fn forward_pass(
                         if general {
                             let a = v.arrival(board, placed, to, them, true);
                             if a.taken() > 0 {
-                                note_taking(v, &mut ex, rule, &exits.place_taking, a, placed);
+                                let tables = &exits.place_taking;
+                                note_taking(v, &mut ex, rule, tables, a, placed, to, None);
                                 continue;
                             }
                         } else if them != 0 && board.in_mill(placed, to) {
@@ -746,9 +758,13 @@ pub(crate) fn blocked_draws(v: &Variant, empty: Bits) -> bool {
 }
 
 /// Note the value of a stone move that takes stones ([`Arrival`]), to the mover's stones
-/// `moved`: every choice of its removals, read from `tables` by the number of stones taken
-/// (`None`: the opponent is left with too few stones, a win).
+/// `moved` (the stone arriving on `to`): every choice of its removals, read from `tables` by
+/// the number of stones taken (`None`: the opponent is left with too few stones, a win).
+/// With `bar` (the sectors below and the slide), under `repeated-mills=restricted`, a slide
+/// that closed a mill leaves the mover barred from sliding back: those positions are played
+/// out (`barred`).
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 fn note_taking(
     v: &Variant,
     ex: &mut ExitSummary,
@@ -756,20 +772,34 @@ fn note_taking(
     tables: &[Option<ExitTable<'_>>; MAX_TAKEN],
     a: Arrival,
     moved: Bits,
+    to: u8,
+    bar: Option<(&barred::Below, barred::Bar)>,
 ) {
-    match &tables[a.taken() as usize - 1] {
-        None => ex.win(1),
-        Some(t) => {
-            for_each_removal_set(
-                v.board(),
-                v.remove_from_mills,
-                a.them,
-                a.removals,
-                &mut |left| {
-                    ex.note(rule, t.code(left, moved), true);
-                    false
-                },
-            );
+    let board = v.board();
+    let from_mills = v.remove_from_mills;
+    let bar = bar.filter(|_| board.in_mill(moved, to));
+    match (&tables[a.taken() as usize - 1], bar) {
+        (None, _) => ex.win(1),
+        (Some(t), None) => {
+            for_each_removal_set(board, from_mills, a.them, a.removals, &mut |left| {
+                ex.note(rule, t.code(left, moved), true);
+                false
+            });
+        }
+        (Some(t), Some((below, slide))) => {
+            let s = t.index.sector;
+            for_each_removal_set(board, from_mills, a.them, a.removals, &mut |left| {
+                let play_out = barred::PlayOut {
+                    v,
+                    rule,
+                    stored: below,
+                };
+                let value = play_out
+                    .value(s, left, moved, barred::NO_BAR, slide)
+                    .unwrap_or_else(|s| panic!("sector {s} below the component is not loaded"));
+                ex.note(rule, value.encode(), true);
+                false
+            });
         }
     }
 }

@@ -388,7 +388,7 @@ fn lowerable_slots(values: &[u16], best: &[i8], rule: NMoveRule) -> Vec<u64> {
 /// their sizes cannot be read; the errors of [`crate::format::write_sector`] for `options` and the files
 /// written in `out`; with `options.removal_dont_care`, the errors of reading the sectors removals
 /// lead to in `out`, and [`TableError::InvalidInput`] if a removal leads to a position without a
-/// value; [`TableError::InvalidInput`] if the files read back differ from the values meant (they
+/// value or the rules are `repeated-mills=restricted`; [`TableError::InvalidInput`] if the files read back differ from the values meant (they
 /// are removed then).
 pub fn compact_sector(
     src: &TableSet,
@@ -419,6 +419,13 @@ pub fn compact_sector_from(
     let start = Instant::now();
     let src = source.tables();
     let v = *src.variant();
+    if options.removal_dont_care && v.repeated_mills_restricted {
+        return Err(TableError::InvalidInput(format!(
+            "removal don't-care symbols need the values after each removal, which under \
+             repeated-mills=restricted depend on the bar the mill leaves (variant {})",
+            v.label()
+        )));
+    }
     let header = src.header(sector, FileKind::Wdl)?;
     let rule = NMoveRule::new(header.n_move_rule).unwrap_or_default();
     let size = |kind| -> Result<u64, TableError> {

@@ -1,0 +1,215 @@
+//! Values under `repeated-mills=restricted`, where a side that closed a mill by sliding A→B
+//! may not slide straight back B→A to close a mill on its next move.
+//!
+//! The bar is state beyond the stones, but short-lived: it is set by a mill-closing slide (a
+//! move that leaves its sector) and lapses with the side's next move. So the tables store the
+//! positions without a bar, and a position with one is valued here from them: its moves are
+//! played out (leaving the barred one out) until no bar that can matter is left. A bar
+//! matters only while the barred move is possible and closes a mill: the side's stone still
+//! stands on B, A is empty, the stone can reach A, and A completes a mill of the side's other
+//! stones. Every quiet move clears the mover's bar, so the play-out ends within two plies of
+//! its sector, or goes on in sectors with fewer stones.
+
+use super::{DependencyValues, ExitSummary, SolveError};
+use crate::game::rules::{
+    Bits, MIN_STONES, NO_SQUARE, Variant, for_each_removal_set, points as bits,
+};
+use crate::game::value::{NMoveRule, Value};
+use crate::sector::graph::{Component, MoveSectors, can_slide};
+use crate::sector::index::{Sector, SectorIndex};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A slide that closed a mill, `(from, to)`; [`NO_BAR`] for none.
+pub(crate) type Bar = (u8, u8);
+
+/// No bar.
+pub(crate) const NO_BAR: Bar = (NO_SQUARE, NO_SQUARE);
+
+/// The stored values of the positions without a bar, by sector: the code of the position
+/// (`us` to move, `them`), or `None` when the sector is not available.
+pub(crate) trait StoredValues {
+    /// The stored code of (`us`, `them`) in sector `s`.
+    fn code(&self, s: Sector, us: Bits, them: Bits) -> Option<u16>;
+}
+
+/// Does the bar of a side with stones `own` (and `hand` in hand), its opponent holding
+/// `other`, still matter: is the slide back possible and would it close a mill?
+#[inline]
+pub(crate) fn bar_matters(v: &Variant, own: Bits, hand: u8, other: Bits, bar: Bar) -> bool {
+    let (from, to) = bar;
+    if from == NO_SQUARE || own & (1 << to) == 0 || (own | other) & (1 << from) != 0 {
+        return false;
+    }
+    if !v.may_move(hand) {
+        return false;
+    }
+    let board = v.board();
+    let flies = v.flies(own.count_ones() as u8, hand);
+    if !flies && board.adjacent(to) & (1 << from) == 0 {
+        return false;
+    }
+    board.in_mill(own & !(1 << to) | 1 << from, from)
+}
+
+/// Plays out positions with a bar: the rules, the N-move rule the values are under, and the
+/// stored values of positions without a bar.
+pub(crate) struct PlayOut<'a> {
+    /// The rules.
+    pub v: &'a Variant,
+    /// The N-move rule of the stored values.
+    pub rule: NMoveRule,
+    /// The stored values.
+    pub stored: &'a dyn StoredValues,
+}
+
+impl PlayOut<'_> {
+    /// The value of the position (`us` to move, `them`) of sector `s` when the side to
+    /// move's last move was the mill-closing slide `us_bar` and the opponent's was
+    /// `them_bar` (either [`NO_BAR`]).
+    ///
+    /// # Errors
+    ///
+    /// The sector whose stored values are not available.
+    pub(crate) fn value(
+        &self,
+        s: Sector,
+        us: Bits,
+        them: Bits,
+        us_bar: Bar,
+        them_bar: Bar,
+    ) -> Result<Value, Sector> {
+        let PlayOut { v, rule, stored } = *self;
+        let us_bar = if bar_matters(v, us, s.wf, them, us_bar) {
+            us_bar
+        } else {
+            NO_BAR
+        };
+        let them_bar = if bar_matters(v, them, s.bf, us, them_bar) {
+            them_bar
+        } else {
+            NO_BAR
+        };
+        if us_bar == NO_BAR && them_bar == NO_BAR {
+            let code = stored.code(s, us, them).ok_or(s)?;
+            return Ok(Value::decode(code).unwrap_or(Value::Draw));
+        }
+        let board = v.board();
+        let empty = board.full() & !us & !them;
+        let moves = MoveSectors::of(v, s);
+        let barred = (us_bar.1, us_bar.0);
+        let mut ex = ExitSummary::default();
+        let mut any_move = false;
+        // One stone move: its captures and removals, then the opponent moves with its own bar.
+        let mut play = |from: u8, to: u8, moved: Bits, placed: bool| -> Result<(), Sector> {
+            let a = v.arrival(board, moved, to, them, placed);
+            if a.taken() == 0 {
+                let next = if placed { moves.place } else { moves.slide };
+                let next = next.expect("a quiet move has a sector");
+                let value = self.value(next, them, moved, them_bar, NO_BAR)?;
+                ex.note(rule, value.encode(), placed);
+                return Ok(());
+            }
+            let by_taken = if placed {
+                &moves.place_taking
+            } else {
+                &moves.slide_taking
+            };
+            let Some(next) = by_taken[a.taken() as usize - 1].filter(|t| t.w + t.wf >= MIN_STONES)
+            else {
+                ex.win(1);
+                return Ok(());
+            };
+            let bar = if !placed && board.in_mill(moved, to) {
+                (from, to)
+            } else {
+                NO_BAR
+            };
+            let mut failed = None;
+            for_each_removal_set(
+                board,
+                v.remove_from_mills,
+                a.them,
+                a.removals,
+                &mut |left| match self.value(next, left, moved, them_bar, bar) {
+                    Ok(value) => {
+                        ex.note(rule, value.encode(), true);
+                        false
+                    }
+                    Err(e) => {
+                        failed = Some(e);
+                        true
+                    }
+                },
+            );
+            failed.map_or(Ok(()), Err)
+        };
+        if can_slide(v, s) {
+            let flies = v.flies(s.w, s.wf);
+            for from in bits(us) {
+                let after = us & !(1 << from);
+                for to in bits(board.step_targets(from, empty, flies)) {
+                    let moved = after | 1 << to;
+                    if (from, to) == barred && board.in_mill(moved, to) {
+                        continue;
+                    }
+                    any_move = true;
+                    play(from, to, moved, false)?;
+                }
+            }
+        }
+        if s.wf > 0 {
+            for to in bits(empty) {
+                any_move = true;
+                play(NO_SQUARE, to, us | 1 << to, true)?;
+            }
+        }
+        Ok(if any_move {
+            ex.value()
+        } else if super::blocked_draws(v, empty) {
+            Value::Draw
+        } else {
+            rule.blocked()
+        })
+    }
+}
+
+/// The stored values of every sector a play-out from a component's exits can reach (every
+/// sector below the component that its exits lead to, and what those lead to), loaded once
+/// for the component's solve.
+pub(crate) struct Below {
+    tables: HashMap<Sector, (SectorIndex, Arc<Vec<u16>>)>,
+}
+
+impl Below {
+    /// Load the sectors below `component` from `dependencies`.
+    pub(crate) fn load<D: DependencyValues + ?Sized>(
+        v: &Variant,
+        component: &Component,
+        dependencies: &D,
+    ) -> Result<Below, D::Error> {
+        let mut tables = HashMap::new();
+        let mut stack: Vec<Sector> = component.dependencies().to_vec();
+        while let Some(s) = stack.pop() {
+            if tables.contains_key(&s) || component.sectors().contains(&s) {
+                continue;
+            }
+            let values = dependencies.load(s)?;
+            let index = SectorIndex::new(v, s);
+            if values.len() as u64 != index.slots() {
+                return Err(SolveError::BadDependency(s).into());
+            }
+            tables.insert(s, (index, values));
+            let moves = MoveSectors::of(v, s);
+            stack.extend(moves.iter().filter(|t| t.w + t.wf >= MIN_STONES));
+        }
+        Ok(Below { tables })
+    }
+}
+
+impl StoredValues for Below {
+    fn code(&self, s: Sector, us: Bits, them: Bits) -> Option<u16> {
+        let (index, values) = self.tables.get(&s)?;
+        Some(values[index.slot(us, them) as usize])
+    }
+}
