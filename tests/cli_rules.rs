@@ -311,11 +311,28 @@ fn table_commands_refuse_rules_tables_do_not_follow() {
     );
     assert!(!dir.path().join("tables").exists(), "nothing is written");
     let cases: [&[&str]; 9] = [
-        &["plan", "--variant", "morabaraba"],
+        &[
+            "stats",
+            "--variant",
+            "std",
+            "--rule",
+            "stalemate=pass",
+            "--dir",
+            d,
+        ],
         &["probe", "--variant", "one-time-mill", "--dir", d, "start"],
-        &["pv", "--variant", "morabaraba", "--dir", d, "start"],
+        &[
+            "pv",
+            "--variant",
+            "twelve",
+            "--rule",
+            "stalemate=both-remove",
+            "--dir",
+            d,
+            "start",
+        ],
         &["probe", "--batch", "--variant", "one-time-mill", "--dir", d],
-        &["verify", "--variant", "morabaraba", "--dir", d],
+        &["verify", "--variant", "one-time-mill", "--dir", d],
         &["stats", "--variant", "one-time-mill", "--dir", d],
         &["compact", "--variant", "one-time-mill", "--dir", d, d],
         &[
@@ -323,7 +340,7 @@ fn table_commands_refuse_rules_tables_do_not_follow() {
             "--format",
             "malom",
             "--variant",
-            "morabaraba",
+            "one-time-mill",
             "--dir",
             d,
             d,
@@ -426,4 +443,88 @@ fn perft_by_hand() {
         "--split-removal",
     ]);
     assert_eq!(two.trim(), (24 * 23).to_string());
+}
+
+#[test]
+fn tables_of_other_rules_are_named_and_the_endgame_rule_is_refused_under_a_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("da-san-qi");
+    let d = d.to_str().unwrap();
+    ok(&[
+        "generate",
+        "--quiet",
+        "--variant",
+        "da-san-qi",
+        "--dir",
+        d,
+        "3-3",
+    ]);
+    // Read under one option changed: the option is named.
+    fails(
+        &[
+            "probe",
+            "--variant",
+            "da-san-qi",
+            "--rule",
+            "fly=3",
+            "--dir",
+            d,
+            "start",
+        ],
+        &["3-3-0-0.mbw", "solved with other rules: fly=off"],
+    );
+    // Two options changed: both are named.
+    let line = fails(
+        &[
+            "probe",
+            "--variant",
+            "da-san-qi",
+            "--rule",
+            "fly=3",
+            "--rule",
+            "multiple-removals=off",
+            "--dir",
+            d,
+            "start",
+        ],
+        &["solved with other rules"],
+    );
+    assert!(
+        line.contains("fly=off") && line.contains("multiple-removals=on"),
+        "{line}"
+    );
+    // Morabaraba's endgame rule (10) is followed without an N-move rule, refused under 100.
+    let m = dir.path().join("morabaraba");
+    let m = m.to_str().unwrap();
+    fails(
+        &[
+            "generate",
+            "--quiet",
+            "--variant",
+            "morabaraba",
+            "--n-move-rule",
+            "100",
+            "--dir",
+            m,
+            "3-3",
+        ],
+        &["endgame-n-move-rule=10", "--n-move-rule 100"],
+    );
+    assert!(
+        !dir.path().join("morabaraba").exists(),
+        "nothing is written"
+    );
+    ok(&[
+        "generate",
+        "--quiet",
+        "--variant",
+        "morabaraba",
+        "--n-move-rule",
+        "8",
+        "--dir",
+        m,
+        "3-3",
+    ]);
+    let stats = ok(&["stats", "--variant", "morabaraba", "--dir", m]);
+    assert!(stats.contains("3-3-0-0"), "{stats}");
 }

@@ -204,6 +204,10 @@ impl Header {
             return Err(Corruption::OtherRules {
                 found: header.fingerprint,
                 expected: expect.variant.fingerprint(),
+                differences: expect
+                    .variant
+                    .differences_to(header.fingerprint)
+                    .unwrap_or_default(),
             });
         }
         if let Some(rule) = expect.rule

@@ -329,6 +329,9 @@ pub enum Corruption {
         found: u64,
         /// Fingerprint of this build's rules.
         expected: u64,
+        /// The options the file's rules have where they differ from the expected ones, when
+        /// they are within two options of them ([`Variant::differences_to`]); empty if not.
+        differences: Vec<String>,
     },
     /// The file holds another sector.
     OtherSector {
@@ -409,10 +412,19 @@ impl fmt::Display for Corruption {
             Corruption::OtherVariant { found, expected } => {
                 write!(f, "table of variant '{found}', expected '{expected}'")
             }
-            Corruption::OtherRules { found, expected } => write!(
+            Corruption::OtherRules {
+                found,
+                expected,
+                differences,
+            } if differences.is_empty() => write!(
                 f,
                 "rules fingerprint {found:#018x} differs from this build's {expected:#018x} \
                  (solved with other rules)"
+            ),
+            Corruption::OtherRules { differences, .. } => write!(
+                f,
+                "solved with other rules: {} where the rules asked for differ",
+                differences.join(", ")
             ),
             Corruption::OtherSector { found, expected } => {
                 write!(f, "holds sector {found}, expected {expected}")

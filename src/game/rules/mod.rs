@@ -8,6 +8,7 @@
 
 mod arrival;
 mod board;
+mod difference;
 mod options;
 mod sets;
 mod side;
