@@ -70,10 +70,11 @@ impl Variant {
         };
         let first = changes(self);
         for &a in &first {
-            if let Some(one) = changed(self, a) {
-                if one.validate().is_ok() && one.fingerprint() == fingerprint {
-                    return Some(named(&[a]));
-                }
+            if let Some(one) = changed(self, a)
+                && one.validate().is_ok()
+                && one.fingerprint() == fingerprint
+            {
+                return Some(named(&[a]));
             }
         }
         for (n, &a) in first.iter().enumerate() {
