@@ -143,8 +143,8 @@ pub mod sectors {
     //! to, which are solved together, in which order.
 
     pub use crate::sector::graph::{
-        Component, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,
-        successor_sectors,
+        Component, follows_placing_rules, moving_sectors_up_to, reachable_sectors, solving_order,
+        start_sector, successor_sectors, unsupported_in,
     };
     pub use crate::sector::index::{Sector, SectorIndex, SectorParseError};
 }

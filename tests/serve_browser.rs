@@ -559,7 +559,8 @@ fn the_explorer_draws_marks_and_diagonals() {
     );
     assert_eq!(fen_in(&b.url()), fen);
 
-    // No table follows these rules: every move by the search, said so, and no command.
+    // No table of the placing phase follows these rules: every move by the search, said so,
+    // and no command.
     let page = b.js("const v = document.getElementById('value');
         const p = document.getElementById('problem');
         return {source: v.dataset.source, problem: p.textContent, hidden: p.hidden,
@@ -570,15 +571,16 @@ fn the_explorer_draws_marks_and_diagonals() {
     assert_eq!(page["hidden"], false, "{page}");
     let problem = page["problem"].as_str().unwrap();
     assert!(
-        problem.contains("Tables do not follow these rules yet (placing-mill=mark)")
-            && !problem.contains("generate"),
+        problem.contains(
+            "Tables of the placing phase do not follow these rules yet (placing-mill=mark)"
+        ) && !problem.contains("generate"),
         "{page}"
     );
     assert!(
         page["header"]
             .as_str()
             .unwrap()
-            .starts_with("cham-gonu · no tables for these rules"),
+            .contains("for the moving phase (placing: search only, placing-mill=mark)"),
         "{page}"
     );
     let moves = page["moves"].as_array().unwrap();

@@ -32,7 +32,7 @@ use millbase::movegen::{Convention, Outcome, legal_moves, outcome, play};
 use millbase::notation::{PositionInfo, format_move, format_position_info, parse_position_info};
 use millbase::plan::{cost_to_solve, generate_command, missing_table_advice, sector_name};
 use millbase::rules::{NO_SQUARE, points};
-use millbase::sectors::Sector;
+use millbase::sectors::{Sector, unsupported_in};
 use millbase::{Color, Move, Position, ProbeError, TableError, Tablebase, Value, Variant};
 use serde_json::{Map, Value as Json, json};
 use std::path::PathBuf;
@@ -131,11 +131,17 @@ impl Explorer {
             .map(|(k, v)| (k.to_string(), v.into()))
             .collect();
         let unsupported = self.variant.unsupported_by_tables();
+        let mut placing = unsupported.clone();
+        placing.extend(self.variant.unsupported_in_placing());
         Reply::ok(json!({
             "variant": self.variant.name,
             "label": self.variant.label(),
             "rules": rules,
-            "tables": {"supported": unsupported.is_empty(), "unsupported": unsupported},
+            "tables": {
+                "supported": unsupported.is_empty(),
+                "unsupported": unsupported,
+                "placing": {"supported": placing.is_empty(), "unsupported": placing},
+            },
             "stones": self.variant.stones,
             "flying": self.variant.fly_at.is_some(),
             "rule": {"n": rule.n()},
@@ -158,7 +164,7 @@ impl Explorer {
             Err(e) => return e,
         };
         // Rules the tables do not follow: no table to read, the search only.
-        if let Some(mut body) = self.unsupported_body() {
+        if let Some(mut body) = self.unsupported_body(&req.pos) {
             body.insert("search".into(), self.search(&req.pos, req.info));
             return Reply {
                 status: 404,
@@ -190,7 +196,7 @@ impl Explorer {
             Ok(r) => r,
             Err(e) => return e,
         };
-        if let Some(body) = self.unsupported_body() {
+        if let Some(body) = self.unsupported_body(&req.pos) {
             return Reply {
                 status: 404,
                 body: Json::Object(body).to_string(),
@@ -430,10 +436,11 @@ impl Explorer {
         }
     }
 
-    /// Under rules that tables do not follow, the body of the 404 that says so: the error and
-    /// the options (`"unsupported"`, as `key=value`). `None` when tables follow the rules.
-    fn unsupported_body(&self) -> Option<Map<String, Json>> {
-        let unsupported = self.variant.unsupported_by_tables();
+    /// Under rules that the tables of `pos` do not follow (all tables, or those of the placing
+    /// phase), the body of the 404 that says so: the error and the options (`"unsupported"`,
+    /// as `key=value`). `None` when its tables follow the rules.
+    fn unsupported_body(&self, pos: &Position) -> Option<Map<String, Json>> {
+        let unsupported = unsupported_in(&self.variant, Sector::of_position(pos));
         if unsupported.is_empty() {
             return None;
         }
@@ -441,7 +448,12 @@ impl Explorer {
         body.insert(
             "error".into(),
             format!(
-                "tables do not follow the rules of {} yet ({}): the engine's search only",
+                "{} do not follow the rules of {} yet ({}): the engine's search only",
+                if self.variant.unsupported_by_tables().is_empty() {
+                    "tables of the placing phase"
+                } else {
+                    "tables"
+                },
                 self.variant.label(),
                 unsupported.join(", ")
             )

@@ -540,7 +540,8 @@ function drawStatus() {
     // Not an error: tables do not follow these rules, and the search is what there is.
     const msg = document.createElement('div');
     msg.dataset.unsupported = unsupported.join(' ');
-    msg.textContent = `Tables do not follow these rules yet (${unsupported.join(', ')}): every move is evaluated by the engine's search.`;
+    const which = S.info.tables.supported ? 'Tables of the placing phase do' : 'Tables do';
+    msg.textContent = `${which} not follow these rules yet (${unsupported.join(', ')}): every move is evaluated by the engine's search.`;
     pr.appendChild(msg);
   } else if (S.problem) {
     const msg = document.createElement('div');
@@ -713,8 +714,11 @@ async function main() {
   S.info = info.body;
   S.info.points = new Map(S.info.board.points.map((p) => [p.name, p]));
   const rule = S.info.rule.n > 0 ? `${S.info.rule.n}-move rule` : 'no N-move rule';
-  const tables = S.info.tables.supported ? `tables in ${S.info.dir}`
-    : `no tables for these rules (${S.info.tables.unsupported.join(', ')}): search only`;
+  const placing = S.info.tables.placing;
+  const tables = !S.info.tables.supported
+    ? `no tables for these rules (${S.info.tables.unsupported.join(', ')}): search only`
+    : placing.supported ? `tables in ${S.info.dir}`
+      : `tables in ${S.info.dir} for the moving phase (placing: search only, ${placing.unsupported.join(', ')})`;
   $('tables').textContent = `${S.info.label} · ${tables} · ${rule}`;
   const params = new URLSearchParams(location.search);
   S.flipped = params.get('flip') === '1';
