@@ -48,12 +48,12 @@
 //! repeated-mills, capture) share one oracle; the solver runs for each set and is compared
 //! with it. Sets whose `unsupported_by_tables()` is not empty are skipped (one-time-mill).
 //!
-//! Cost: the referee plays ~3 million moves a second here, and a 3-3 sector of a flying set
-//! has 2.7 million positions with 54 moves each, so the CI test covers the sets that do not
-//! fly at 3-3, the six and three boards further, three option combinations on the six board
-//! (bars, two-stone captures, stalemate=draw), and one of the four flying groups at 3-3 a day;
-//! the ignored test covers every set up to 3-4 / 4-3 under N = 0, 6 and 100 (10 for
-//! Morabaraba).
+//! Cost: the referee plays a few million moves a second here, and a 3-3 sector of a flying
+//! set on 24 points has 2.7 million positions with 54 moves each (about a minute of CPU per
+//! set), so the CI test covers the six and three boards, the options the tables follow on the
+//! six board up to 5-4 (bars that matter need five stones sliding), and the 3-3 sector of one
+//! of the five 24-point groups that do not fly, a different one each day; the ignored test
+//! covers every named set up to 3-4 / 4-3 under N = 0, 6 and 100 (10 for Morabaraba).
 
 #[path = "common/naive_rules.rs"]
 mod naive;
@@ -84,6 +84,11 @@ const BLOCKED_DRAW: u8 = 3;
 /// `index` of sector `id` (bits 32..48), with bit 63 set when the turn resets the counter.
 const WON: u64 = u64::MAX;
 const RESETS: u64 = 1 << 63;
+
+/// An undecided state in the rounds without the rule: its index, the position of an
+/// undecided internal successor at its last scan (`NO_WATCH`: none), and the rounds in which
+/// its exits can decide it ([`Oracle::exit_rounds`]).
+type Pending = (u32, u16, (u16, u16));
 
 /// No undecided quiet successor watched.
 const NO_WATCH: u16 = u16::MAX;
@@ -124,7 +129,11 @@ impl Sets {
             }
         }
         let by_size: Vec<Vec<u32>> = (0..=max)
-            .map(|k| (0u32..1 << n).filter(|s| s.count_ones() as usize == k).collect())
+            .map(|k| {
+                (0u32..1 << n)
+                    .filter(|s| s.count_ones() as usize == k)
+                    .collect()
+            })
             .collect();
         let sets = Sets { choose, by_size };
         for (k, list) in sets.by_size.iter().enumerate() {
@@ -189,7 +198,8 @@ impl Links {
         self.quiet.extend(other.quiet);
         self.gnext.extend(other.gnext[1..].iter().map(|x| x + g0));
         self.general.extend(other.general);
-        self.pending.extend(other.pending.into_iter().map(|(p, s, k)| (p + g0, s, k)));
+        self.pending
+            .extend(other.pending.into_iter().map(|(p, s, k)| (p + g0, s, k)));
     }
 }
 
@@ -293,11 +303,7 @@ impl Oracle {
             }
             let t = Instant::now();
             o.link(&comp);
-            eprintln!(
-                "  linked {}: {:.1?}",
-                o.comp_name(&comp),
-                t.elapsed()
-            );
+            eprintln!("  linked {}: {:.1?}", o.comp_name(&comp), t.elapsed());
             o.comps.push(comp);
         }
         for k in (0..o.comps.len()).rev() {
@@ -336,8 +342,12 @@ impl Oracle {
         }
         assert!(a >= 3 && b >= 3, "{a}-{b}: the game is over");
         assert!(a + b < self.r.n, "{a}-{b}: the board could be full");
-        assert!(a.max(b) < self.sets.by_size.len(), "{a}-{b} above the targets");
+        assert!(
+            a.max(b) < self.sets.by_size.len(),
+            "{a}-{b} above the targets"
+        );
         let nb = self.sets.by_size[b].len();
+        assert!(self.sets.by_size[a].len() <= 1 << 16, "ranks fit 16 bits");
         self.sectors[id] = Some(SectorStates {
             a,
             b,
@@ -410,8 +420,8 @@ impl Oracle {
         out
     }
 
-    /// Add the successors of state `key` (in component `comp`; `dense`: a state without a bar
-    /// whose quiet successors are numbered in the partner's block) to `links`.
+    /// Add state `key` and its successors to `links` (`dense`: a state without a bar, whose
+    /// quiet successors go to `quiet` as ranks in the partner's block of our `them`).
     fn add_state(&self, key: &Key, dense: bool, links: &mut Links, census: &mut Census) {
         let r = &self.r;
         let st = self.st(key);
@@ -438,12 +448,15 @@ impl Oracle {
                 continue;
             };
             let next = self.key_of(&t);
-            assert_eq!(next.them & key.them, 0, "the opponent's stones moved");
+            assert_eq!(next.us & !key.them, 0, "the opponent's stones moved");
             let (a, b) = (next.us.count_ones(), next.them.count_ones());
             let taken = stones - (a + b);
             let quiet = taken == 0;
             if quiet {
-                assert_eq!(next.us, key.them, "a quiet move changed the opponent's stones");
+                assert_eq!(
+                    next.us, key.them,
+                    "a quiet move changed the opponent's stones"
+                );
             } else {
                 census.takes[taken as usize] += 1;
             }
@@ -460,9 +473,7 @@ impl Oracle {
                 }
             } else {
                 assert!(self.r.restricted, "a bar without repeated-mills=restricted");
-                links
-                    .pending
-                    .push((links.general.len() as u32, id, next));
+                links.pending.push((links.general.len() as u32, id, next));
                 links.general.push(flag | (id as u64) << 32);
             }
         }
@@ -533,7 +544,10 @@ impl Oracle {
             for (links, c) in blocks.iter_mut() {
                 census.add(c);
                 let new = self.number_pending(links, comp);
-                assert!(new.is_empty(), "a quiet move from a state without bars set one");
+                assert!(
+                    new.is_empty(),
+                    "a quiet move from a state without bars set one"
+                );
             }
             self.sectors[id].as_mut().unwrap().blocks = blocks.into_iter().map(|b| b.0).collect();
         }
@@ -612,7 +626,11 @@ impl Oracle {
             }
         }
         if all_won {
-            assert!(slowest + 1 >= r, "a loss in {} missed in round {r}", slowest + 1);
+            assert!(
+                slowest + 1 >= r,
+                "a loss in {} missed in round {r}",
+                slowest + 1
+            );
             ((slowest + 1 == r).then_some(Value::Loss(r)), watch)
         } else {
             (None, watch)
@@ -657,7 +675,7 @@ impl Oracle {
         // Per comp sector: its undecided states, each with the position of an undecided
         // internal successor at its last scan (`NO_WATCH`: none), and the rounds in which its
         // exits can decide it.
-        let mut pending: Vec<Vec<(u32, u16, (u16, u16))>> = comp
+        let mut pending: Vec<Vec<Pending>> = comp
             .iter()
             .map(|&id| {
                 let s = self.sector(id);
@@ -772,7 +790,8 @@ impl Oracle {
         let mut matter = 0;
         for s in self.sectors.iter().flatten() {
             for (e, key) in s.extras.iter().enumerate() {
-                let plain = self.sets.rank(key.us) as usize * s.nb + self.sets.rank(key.them) as usize;
+                let plain =
+                    self.sets.rank(key.us) as usize * s.nb + self.sets.rank(key.them) as usize;
                 if s.free[s.dense + e] != s.free[plain] {
                     matter += 1;
                 }
@@ -791,7 +810,10 @@ impl Oracle {
             let partner = |j: usize| comp.len() - 1 - j;
             let pos = |id: usize| comp.iter().position(|&c| c == id);
             // Layers at counter c + 1 (`above`) and c (`layer`); counter n: drawn.
-            let mut above: Vec<Vec<i8>> = comp.iter().map(|&id| vec![DRAW; self.sector(id).len()]).collect();
+            let mut above: Vec<Vec<i8>> = comp
+                .iter()
+                .map(|&id| vec![DRAW; self.sector(id).len()])
+                .collect();
             let mut first: Vec<Vec<u16>> = comp
                 .iter()
                 .map(|&id| vec![UNDECIDED; self.sector(id).len()])
@@ -847,7 +869,8 @@ impl Oracle {
                                     return prev[i];
                                 }
                                 let base = t * pnb;
-                                let mut quiet = links.quiet_of(t).iter().map(|&q| pa[base + q as usize]);
+                                let mut quiet =
+                                    links.quiet_of(t).iter().map(|&q| pa[base + q as usize]);
                                 best(links.kind[t], &mut quiet, links.general_of(t))
                             })
                         })
@@ -856,7 +879,13 @@ impl Oracle {
                     out.extend(
                         (0..s.extras.len())
                             .into_par_iter()
-                            .map(|e| best(extras.kind[e], &mut std::iter::empty(), extras.general_of(e)))
+                            .map(|e| {
+                                best(
+                                    extras.kind[e],
+                                    &mut std::iter::empty(),
+                                    extras.general_of(e),
+                                )
+                            })
                             .collect::<Vec<_>>(),
                     );
                     layer.push(out);
@@ -958,7 +987,12 @@ fn compare(o: &Oracle, v: &Variant, targets: &[Sector], n: u16) -> Tally {
     let rule = NMoveRule::new(n).unwrap();
     let solved = solve_all(v, targets, rule);
     let scope: BTreeSet<Sector> = solved.keys().copied().collect();
-    assert_eq!(scope, o.scope(), "{}: the solver's sectors are the oracle's", v.name);
+    assert_eq!(
+        scope,
+        o.scope(),
+        "{}: the solver's sectors are the oracle's",
+        v.name
+    );
     let mut tally = Tally::default();
     for s in o.sectors.iter().flatten() {
         let sector = Sector::moving(s.a as u8, s.b as u8);
@@ -982,7 +1016,12 @@ fn compare(o: &Oracle, v: &Variant, targets: &[Sector], n: u16) -> Tally {
             }
         }
         for (slot, (&h, &code)) in hit.iter().zip(table.iter()).enumerate() {
-            assert_eq!(h, code != UNUSED, "{} {sector} slot {slot}: used iff a position", v.name);
+            assert_eq!(
+                h,
+                code != UNUSED,
+                "{} {sector} slot {slot}: used iff a position",
+                v.name
+            );
         }
         let expected = |i: usize, c: u16| -> RuleValue {
             let free = s.free[i].unwrap_or(Value::Draw);
@@ -1084,7 +1123,15 @@ fn moving_rules(r: &Rules) -> String {
     format!(
         "{} {:?} {:?} fly {:?} always {} multiple {} blocked {:?} restricted {} intervention {} \
          one-time {}",
-        r.n, r.mills, r.adj, r.fly, r.always, r.multiple, r.blocked, r.restricted, r.intervention,
+        r.n,
+        r.mills,
+        r.adj,
+        r.fly,
+        r.always,
+        r.multiple,
+        r.blocked,
+        r.restricted,
+        r.intervention,
         r.one_time
     )
 }
@@ -1167,7 +1214,11 @@ fn run(cases: &[Case]) -> Vec<Census> {
         censuses.push(o.census.clone());
         eprintln!("  {names:?}: {:.1?} in all", t.elapsed());
     }
-    assert!(failures.is_empty(), "oracle and solver disagree:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "oracle and solver disagree:\n{}",
+        failures.join("\n")
+    );
     censuses
 }
 
@@ -1239,7 +1290,11 @@ fn named_sets_and_the_options_the_tables_follow() {
         Case {
             sets: vec![with(
                 "six",
-                &["repeated-mills=restricted", "capture=intervention", "stalemate=draw"],
+                &[
+                    "repeated-mills=restricted",
+                    "capture=intervention",
+                    "stalemate=draw",
+                ],
             )],
             targets: vec![(5, 4)],
             ns: vec![0, 6],
@@ -1274,7 +1329,11 @@ fn every_named_set_up_to_3_4() {
         .map(|sets| {
             let three = Rules::of(&sets[0]).n == 9;
             let top = if three { 3 } else { 4 };
-            let long = if sets.iter().any(|v| v.name == "morabaraba") { 10 } else { 100 };
+            let long = if sets.iter().any(|v| v.name == "morabaraba") {
+                10
+            } else {
+                100
+            };
             Case {
                 sets,
                 targets: vec![(3, top)],
@@ -1283,7 +1342,10 @@ fn every_named_set_up_to_3_4() {
         })
         .collect();
     cases.push(Case {
-        sets: vec![with("six", &["multiple-removals=on", "capture=intervention"])],
+        sets: vec![with(
+            "six",
+            &["multiple-removals=on", "capture=intervention"],
+        )],
         targets: vec![(5, 5)],
         ns: vec![0, 6],
     });
