@@ -980,6 +980,22 @@ struct Tally {
     examples: Vec<String>,
 }
 
+impl Tally {
+    /// Add the counts of `other` and at most `examples` of its examples.
+    fn add(&mut self, other: Tally, examples: usize) {
+        self.positions += other.positions;
+        self.pairs += other.pairs;
+        self.wins += other.wins;
+        self.losses += other.losses;
+        self.cursed += other.cursed;
+        self.blessed += other.blessed;
+        self.longest = self.longest.max(other.longest);
+        self.mismatches += other.mismatches;
+        self.examples
+            .extend(other.examples.into_iter().take(examples));
+    }
+}
+
 /// Compare every stored value of `v` solved under `n` (0: no rule) with the oracle (solved
 /// under the same rule): every raw position without a bar at every counter `0..=n`. Asserts
 /// that the positions compared hit exactly the slots the solver uses.
@@ -1093,26 +1109,10 @@ fn compare(o: &Oracle, v: &Variant, targets: &[Sector], n: u16) -> Tally {
                 t
             })
             .reduce(Tally::default, |mut a, b| {
-                a.positions += b.positions;
-                a.pairs += b.pairs;
-                a.wins += b.wins;
-                a.losses += b.losses;
-                a.cursed += b.cursed;
-                a.blessed += b.blessed;
-                a.longest = a.longest.max(b.longest);
-                a.mismatches += b.mismatches;
-                a.examples.extend(b.examples);
+                a.add(b, usize::MAX);
                 a
             });
-        tally.positions += part.positions;
-        tally.pairs += part.pairs;
-        tally.wins += part.wins;
-        tally.losses += part.losses;
-        tally.cursed += part.cursed;
-        tally.blessed += part.blessed;
-        tally.longest = tally.longest.max(part.longest);
-        tally.mismatches += part.mismatches;
-        tally.examples.extend(part.examples.into_iter().take(3));
+        tally.add(part, 3);
     }
     tally
 }
