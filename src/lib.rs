@@ -144,7 +144,7 @@ pub mod sectors {
 
     pub use crate::sector::graph::{
         Component, moving_sectors_up_to, reachable_sectors, solving_order, start_sector,
-        successor_sectors,
+        successor_sectors, unsupported_in,
     };
     pub use crate::sector::index::{Sector, SectorIndex, SectorParseError};
 }
