@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The default endgame set (moving phase, at most 10 stones on the board) of every named rule
 # set with tables, measured: `millbase generate --variant NAME --dir DIR` under
-# /usr/bin/time -v (wall time, peak RSS), positions and sectors from `millbase stats --json`,
+# /usr/bin/time -v (wall time, CPU time user + system, peak RSS), positions and sectors from `millbase stats --json`,
 # size on disk (du -b of the table files), bits per position, solve rate, and the plan's
 # estimate of the same run (`generate --dry-run` on the empty directory). Prints a markdown
 # table on standard output, one row per set as it finishes (progress on standard error).
@@ -49,8 +49,8 @@ seconds() {
     awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.1f", s }' <<<"$1"
 }
 
-echo "| set | sectors | positions | wall | peak RSS | disk | bits/position | M positions/s | plan's estimate |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| set | sectors | positions | wall | CPU | peak RSS | disk | bits/position | M positions/s | plan's estimate |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for name in "${names[@]}"; do
     dir=$work/$name
     rm -rf "$dir"
@@ -58,7 +58,7 @@ for name in "${names[@]}"; do
     case $refused in
         "not yet"*)
             refused=${refused#not yet (}
-            echo "| $name | refused: ${refused%)} | | | | | | | |"
+            echo "| $name | refused: ${refused%)} | | | | | | | | |"
             continue ;;
     esac
     # The plan's figures for the same run (nothing solved yet), e.g. "estimated 38.1 s".
@@ -68,17 +68,19 @@ for name in "${names[@]}"; do
     /usr/bin/time -v -o "$work/$name.time" \
         "$bin" generate --quiet --variant "$name" --dir "$dir" >"$work/$name.log"
     wall=$(seconds "$(sed -n 's/.*Elapsed (wall clock) time.*: //p' "$work/$name.time")")
+    user=$(sed -n 's/.*User time (seconds): //p' "$work/$name.time")
+    sys=$(sed -n 's/.*System time (seconds): //p' "$work/$name.time")
     rss_kib=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/$name.time")
     "$bin" stats --variant "$name" --dir "$dir" --json >"$work/$name.stats.json"
     sectors=$(jq length "$work/$name.stats.json")
     positions=$(jq '[.[].positions] | add' "$work/$name.stats.json")
     disk=$(du -cb "$dir"/*.mbw "$dir"/*.mbd | tail -1 | cut -f1)
     awk -v n="$name" -v sec="$sectors" -v p="$positions" -v w="$wall" -v r="$rss_kib" \
-        -v d="$disk" -v e="$estimate" 'BEGIN {
+        -v d="$disk" -v e="$estimate" -v u="$user" -v s="$sys" 'BEGIN {
             rate = w >= 0.1 ? sprintf("%.2f", p / w / 1e6) : "-"
             size = d >= 1048576 ? sprintf("%.1f MiB", d / 1048576) : sprintf("%.1f KiB", d / 1024)
-            printf "| %s | %d | %d | %.1f s | %.0f MiB | %s | %.2f | %s | %s |\n",
-                n, sec, p, w, r / 1024, size, 8 * d / p, rate, e
+            printf "| %s | %d | %d | %.1f s | %.1f s | %.0f MiB | %s | %.2f | %s | %s |\n",
+                n, sec, p, w, u + s, r / 1024, size, 8 * d / p, rate, e
         }'
     echo "$(date +%T) $name: $(tail -1 "$work/$name.log")" >&2
     [ "$keep" = 1 ] || rm -rf "$dir"
