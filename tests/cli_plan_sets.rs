@@ -398,6 +398,23 @@ fn rule_sets_gives_one_entry_per_set_agreeing_with_plan_and_generate() {
         by_name("std")["whole_game"]
     );
     assert_eq!(by_name("morabaraba")["n_move_rule_at_most"], 10);
+    // Its workflow under a higher N-move rule is refused, as generate refuses it.
+    let d = dir.path().join("mora");
+    let d = d.to_str().unwrap();
+    let emit = [
+        "plan",
+        "--emit",
+        "snakemake",
+        "--dir",
+        d,
+        "--variant",
+        "morabaraba",
+    ];
+    fails(
+        &[&emit[..], &["--n-move-rule", "100"]].concat(),
+        &["endgame-n-move-rule=10", "--n-move-rule 100"],
+    );
+    assert!(ok(&[&emit[..], &["--n-move-rule", "10", "3-3"]].concat()).contains("rule "));
     // The table: a header, one line per set in the same order, then the notes.
     let text = ok(&["plan", "--rule-sets"]);
     let lines: Vec<&str> = text.lines().collect();
