@@ -1,11 +1,13 @@
 //! Independent forward verification: re-derive each stored value from the stored values of
 //! its successors, using the plain move rules (no un-moves, no counters).
 
+use crate::game::movegen::{Convention, legal_moves, play, settle};
+use crate::game::position::{Color, Position};
 use crate::game::rules::{
     Bits, BoardFull, MIN_STONES, NO_SQUARE, Stalemate, Variant, for_each_removal_set,
 };
 use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
-use crate::sector::graph::{MoveSectors, can_slide};
+use crate::sector::graph::{MoveSectors, can_slide, removal_ply};
 use crate::sector::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
 use crate::sector::reach::ReachFilter;
 use crate::solve::barred::{NO_BAR, PlayOut, StoredValues};
@@ -175,6 +177,7 @@ pub fn verify_sector(
     let slide_taking = moves.slide_taking.map(successor);
     let place = successor(moves.place);
     let place_taking = moves.place_taking.map(successor);
+    let blocked = successor(moves.blocked);
     // Under `repeated-mills=restricted` a mill-closing slide leads to a position with a bar:
     // played out over the sectors below (their values are needed then).
     let below = v
@@ -345,6 +348,17 @@ pub fn verify_sector(
                     } else {
                         rule.blocked()
                     };
+                    let no_move = match succ.is_empty() {
+                        true => match blocked_by_referee(v, rule, s, us, them, &blocked) {
+                            Some(Ok(value)) => value,
+                            Some(Err(m)) => {
+                                note(m, &mut bad);
+                                continue;
+                            }
+                            None => no_move,
+                        },
+                        false => no_move,
+                    };
                     let derived = best_of(succ.iter().map(|&(v, _)| v), no_move);
                     let stored = Value::decode(code);
                     let agrees = if wdl_only && rule.is_active() {
@@ -383,6 +397,73 @@ pub fn verify_sector(
     total.2.sort_by_key(Mismatch::slot);
     total.2.truncate(max_report);
     total
+}
+
+/// The value of the position (`us` to move, `them`) of sector `s` whose side to move has no
+/// stone move, when the `stalemate` option gives it removals, as the referee plays them:
+/// the position is settled ([`settle`]: the blocked side's removals start), every removal
+/// ([`legal_moves`]) is played ([`play`]) until a turn starts (no removal pending, or the
+/// removals a blocked side starts its turn with), whose value is stored in `after` (the
+/// sector [`MoveSectors::blocked`]). Each removal is a ply that resets the N-move counter
+/// ([`removal_ply`]). `None` when the settled position has no removal pending (the rules make
+/// it a loss or a draw).
+fn blocked_by_referee(
+    v: &Variant,
+    rule: NMoveRule,
+    s: Sector,
+    us: Bits,
+    them: Bits,
+    after: &Successor<'_>,
+) -> Option<Result<Value, Mismatch>> {
+    let start = settle(v, &Position::new([us, them], [s.wf, s.bf], Color::White));
+    start
+        .pending_removal()
+        .then(|| removals_by_referee(v, rule, &start, after))
+}
+
+/// The value of `pos`, a position with a removal pending that the referee reached from a
+/// blocked side's position ([`blocked_by_referee`]).
+fn removals_by_referee(
+    v: &Variant,
+    rule: NMoveRule,
+    pos: &Position,
+    after: &Successor<'_>,
+) -> Result<Value, Mismatch> {
+    let mut values = Vec::new();
+    for mv in legal_moves(v, pos, Convention::Combined) {
+        let next = play(v, pos, mv);
+        let me = next.to_move;
+        let value = if next.too_few(me) {
+            Value::Loss(0)
+        } else if next.too_few(me.other()) {
+            Value::Win(0)
+        } else if starts_turn(v, &next) {
+            let sector = Sector::of_position(&next);
+            match after {
+                Successor::Table(index, _) if index.sector == sector => {
+                    after.value(next.us(), next.them())?
+                }
+                _ => return Err(Mismatch::MissingSector(sector)),
+            }
+        } else {
+            removals_by_referee(v, rule, &next, after)?
+        };
+        values.push(removal_ply(rule, value, me == pos.to_move));
+    }
+    Ok(best_of(values.into_iter(), Value::Loss(0)))
+}
+
+/// Does a turn start at `p`: no removal pending, or the removals the referee starts the turn
+/// of a blocked side with (the position settles to itself)?
+fn starts_turn(v: &Variant, p: &Position) -> bool {
+    if !p.pending_removal() {
+        return true;
+    }
+    let mut plain = *p;
+    plain.removals = [0, 0];
+    plain.again = false;
+    plain.adjacent_removal = false;
+    settle(v, &plain) == *p
 }
 
 /// The stored values of the sectors below a verified sector that its mill-closing slides

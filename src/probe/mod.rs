@@ -32,11 +32,12 @@ mod presence;
 
 pub use presence::UnusedTable;
 
-use crate::game::movegen::{Convention, legal_moves, play};
+use crate::game::movegen::{Convention, legal_moves, play, settle};
 use crate::game::notation::{PositionError, parse_position};
 use crate::game::position::{Move, NO_SLIDE, Position};
 use crate::game::rules::{MIN_STONES, Stalemate, Variant};
 use crate::game::value::{NMoveRule, RuleValue, Value, best_of};
+use crate::sector::graph::removal_ply;
 use crate::sector::index::Sector;
 use crate::table::{TableError, TableSet, Wdl, check_table_dir};
 use std::collections::{HashMap, HashSet};
@@ -245,6 +246,37 @@ impl Tablebase {
         self.variant.repeated_mills_restricted && pos.last_mill_slide != [NO_SLIDE; 2]
     }
 
+    /// Does a blocked side's turn start at `pos` with the removals the `stalemate` option gives
+    /// it (the position settles to itself)? The tables store its value at the stones (the
+    /// value of the position before [`settle`] starts those removals).
+    fn blocked_start(&self, pos: &Position) -> bool {
+        if !pos.pending_removal() {
+            return false;
+        }
+        let mut plain = *pos;
+        plain.removals = [0, 0];
+        plain.again = false;
+        plain.adjacent_removal = false;
+        settle(&self.variant, &plain) == *pos
+    }
+
+    /// The value for the side to move of `pos` of its move to `next`, whose value for its
+    /// side to move is `value`, under the tables' rule: a blocked side's removal
+    /// ([`Tablebase::blocked_start`]; the side to move after it may be the same) as
+    /// [`removal_ply`] says, any other move as [`NMoveRule::move_value`] (the removals of a
+    /// mill as a ply that resets the counter; so also the opponent's removal under
+    /// `both-remove`, which its fields do not tell from a mill's: both play alike and differ
+    /// only in the DTR a rule gives the position before them, 1 instead of 0, which decides
+    /// nothing before them).
+    fn move_value(&self, pos: &Position, next: &Position, value: Value) -> Value {
+        let same = next.to_move == pos.to_move;
+        if self.blocked_start(pos) || (same && pos.pending_removal()) {
+            return removal_ply(self.rule(), value, same);
+        }
+        self.rule()
+            .move_value(value.encode(), pos.resets_counter(next))
+    }
+
     /// Already decided by stone count: the side to move (or its opponent) has fewer than three.
     fn by_count(pos: &Position) -> Option<Value> {
         if pos.total(pos.to_move) < MIN_STONES {
@@ -269,7 +301,7 @@ impl Tablebase {
         if let Some(v) = Self::by_count(pos) {
             return Ok(v);
         }
-        if pos.pending_removal() || self.has_bar(pos) {
+        if self.has_bar(pos) || (pos.pending_removal() && !self.blocked_start(pos)) {
             return self.played_out(pos);
         }
         let (sector, slot) = self.locate(pos)?;
@@ -281,16 +313,18 @@ impl Tablebase {
     /// The value of a position that is not stored (a removal pending, or a bar), from its
     /// moves, as the solver values such positions (src/solve/barred.rs): under the tables'
     /// N-move rule a move that removes or captures a stone counts from counter 0
-    /// ([`NMoveRule::move_value`]: DTR 1 for a win), and a side with no move loses
-    /// ([`NMoveRule::blocked`]) or, under `stalemate=draw`, draws. Without the rule: one ply
-    /// more than the best move's successor.
+    /// ([`NMoveRule::move_value`]: DTR 1 for a win; a blocked side's removals as
+    /// [`removal_ply`] says: DTR 0), and a side with no move loses ([`NMoveRule::blocked`])
+    /// or, under `stalemate=draw`, draws. Without the rule: one ply more than the best move's
+    /// successor (not negated when the side to move stays the same: a blocked side that
+    /// removes and moves again).
     fn played_out(&self, pos: &Position) -> Result<Value, ProbeError> {
         let rule = self.rule();
         let mut values = Vec::new();
         for mv in self.moves(pos) {
             let next = play(&self.variant, pos, mv);
-            let code = self.value(&next)?.encode();
-            values.push(rule.move_value(code, pos.resets_counter(&next)));
+            let value = self.value(&next)?;
+            values.push(self.move_value(pos, &next, value));
         }
         if values.is_empty() {
             return Ok(if self.variant.stalemate == Stalemate::Draw {
@@ -315,6 +349,10 @@ impl Tablebase {
         if let Some(v) = Self::by_count(pos) {
             // Over by the removal that just reset the counter.
             return Ok(NMoveRule::NONE.at_counter(v, 0));
+        }
+        if self.blocked_start(pos) {
+            // Stored (or played out with a bar) with DTR 0 when decided: no counter draws it.
+            return Ok(rule.at_counter(self.value(pos)?, counter.min(u32::from(rule.n()))));
         }
         if pos.pending_removal() {
             // The removal comes before any check of the counter and resets it.
@@ -353,8 +391,7 @@ impl Tablebase {
             .into_iter()
             .map(|mv| {
                 let next = play(&self.variant, pos, mv);
-                let resets = pos.resets_counter(&next);
-                let own = rule.move_value(self.value(&next)?.encode(), resets);
+                let own = self.move_value(pos, &next, self.value(&next)?);
                 Ok(MoveRuleValue {
                     mv,
                     value: rule.at_counter(own, counter),
@@ -447,7 +484,7 @@ impl Tablebase {
         if let Some(v) = Self::by_count(pos) {
             return Ok(Wdl::of(v));
         }
-        if pos.pending_removal() || self.has_bar(pos) {
+        if self.has_bar(pos) || (pos.pending_removal() && !self.blocked_start(pos)) {
             let best = self
                 .move_wdls(pos)?
                 .into_iter()
@@ -471,9 +508,14 @@ impl Tablebase {
             .into_iter()
             .map(|mv| {
                 let next = play(&self.variant, pos, mv);
+                let value = self.value(&next)?;
+                let same = next.to_move == pos.to_move && pos.pending_removal();
                 Ok(MoveValue {
                     mv,
-                    value: self.value(&next)?.before_move(),
+                    value: match self.blocked_start(pos) || same {
+                        true => removal_ply(self.rule(), value, same),
+                        false => value.before_move(),
+                    },
                 })
             })
             .collect()
@@ -503,9 +545,14 @@ impl Tablebase {
             .into_iter()
             .map(|mv| {
                 let next = play(&self.variant, pos, mv);
+                let wdl = self.wdl(&next)?;
                 Ok(MoveWdl {
                     mv,
-                    wdl: flip(self.wdl(&next)?),
+                    // A blocked side that removes may move again.
+                    wdl: match next.to_move == pos.to_move && pos.pending_removal() {
+                        true => wdl,
+                        false => flip(wdl),
+                    },
                 })
             })
             .collect::<Result<Vec<_>, ProbeError>>()?;

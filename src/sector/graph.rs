@@ -6,10 +6,12 @@
 //!   move and of its opponent. A sector is always seen from the side to move, so every move
 //!   leads to a sector seen from the other side.
 //! * **Edges** are the kinds of move ([`MoveSectors`]): a slide or fly that closes no mill
-//!   (to the colour-swapped sector), a placement (one stone from hand to board), and either of
-//!   them closing a mill and removing an opponent's stone. Placements and removals change the
-//!   stone counts, so they only go "down" (fewer stones in hand or on the board); slides go
-//!   back and forth between a sector and its colour-swapped partner.
+//!   (to the colour-swapped sector), a placement (one stone from hand to board), either of
+//!   them closing a mill and removing an opponent's stone, and the removals of a blocked side
+//!   under the `stalemate` options that remove stones ([`MoveSectors::blocked`], the one edge
+//!   that may keep the side to move). Placements and removals change the stone counts, so
+//!   they only go "down" (fewer stones in hand or on the board); slides go back and forth
+//!   between a sector and its colour-swapped partner.
 //! * **Components** ([`Component`]) are the sectors that move into each other and are solved
 //!   together: `w-b` and `b-w` in the moving phase (or in Lasker Morris's placing phase, where
 //!   stones may slide too), a single sector where no slide is possible (the standard placing
@@ -26,7 +28,8 @@
 //! all read the graph from here; the positions inside a sector are the business of the move
 //! generators and of `reach` (which positions of a sector a game reaches).
 
-use crate::game::rules::{MIN_STONES, Variant};
+use crate::game::rules::{MIN_STONES, Stalemate, Variant};
+use crate::game::value::{NMoveRule, Value};
 use crate::sector::index::Sector;
 use std::collections::{BTreeSet, HashSet};
 
@@ -71,9 +74,11 @@ pub const MAX_TAKEN: usize = 8;
 /// stones (captures and removals) leads.
 pub type ByTaken = [Option<Sector>; MAX_TAKEN];
 
-/// The sector each kind of move of `s` leads to (seen from the opponent, who moves next), as
-/// far as the stone counts allow the move: `None` where `s` has no such move. The opponent may
-/// be left with too few stones (a lost game), and the board may be full (no move at all).
+/// The sector each kind of move of `s` leads to (seen from the side that moves next: the
+/// opponent, but for [`MoveSectors::blocked`] under `stalemate=remove-and-move` and
+/// `both-remove`), as far as the stone counts allow the move: `None` where `s` has no such
+/// move. The opponent may be left with too few stones (a lost game), and the board may be
+/// full (no move at all).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveSectors {
     /// A slide or fly that takes nothing: the colour-swapped sector.
@@ -85,6 +90,70 @@ pub struct MoveSectors {
     pub place: Option<Sector>,
     /// A placement that takes stones, by the number taken.
     pub place_taking: ByTaken,
+    /// Where a side to move that has no stone move goes under the `stalemate` options that
+    /// remove stones ([`blocked_exit`]): `remove-and-move` to one opponent stone fewer with
+    /// the *same* side to move (it moves again), `remove-and-pass` to one opponent stone fewer
+    /// with the opponent to move (as a removing slide), `both-remove` to one stone fewer of
+    /// each with the same side to move. `None` under the other options, or where the side to
+    /// move always has a stone move.
+    pub blocked: Option<Sector>,
+}
+
+/// The sector the removals of a blocked side lead to ([`MoveSectors::blocked`]) and who is to
+/// move there, by the `stalemate` option: `None` unless the side to move of `s` can be left
+/// without a stone move (it slides without flying, nothing in hand, and the board is not full:
+/// a full board at the end of placing follows `board-full`) and the option removes stones.
+pub fn blocked_exit(v: &Variant, s: Sector) -> Option<BlockedExit> {
+    let slides_only = s.wf == 0 && s.w > 0 && !v.flies(s.w, s.wf);
+    if !slides_only || s.b == 0 || (s.w + s.b) as usize >= v.board().len() {
+        return None;
+    }
+    let (to, same) = match v.stalemate {
+        Stalemate::RemoveAndMove => (Sector::new(s.w, s.b - 1, s.wf, s.bf), true),
+        Stalemate::RemoveAndPass => (Sector::new(s.b - 1, s.w, s.bf, s.wf), false),
+        Stalemate::BothRemove => (Sector::new(s.w - 1, s.b - 1, s.wf, s.bf), true),
+        Stalemate::Loss | Stalemate::Draw | Stalemate::Pass => return None,
+    };
+    Some(BlockedExit { to, same })
+}
+
+/// Where the removals of a blocked side lead ([`blocked_exit`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockedExit {
+    /// The sector after the removals, seen from the side to move there (one or both sides
+    /// may be left with too few stones: a finished game).
+    pub to: Sector,
+    /// The blocked side is to move there (`remove-and-move`, `both-remove`): its value is the
+    /// successor's, not negated.
+    pub same: bool,
+}
+
+/// The value of a blocked side's removal (or of its opponent's under `both-remove`) for the
+/// side making it, from the value `next` of the position after it for the side to move
+/// there, who is the remover if `same`. A removal is a ply; under an N-move rule it resets the
+/// counter, and the turn it is made in is not drawn by the counter (the referee checks the
+/// counter only at the start of a turn with no removal pending): so it is decided at every
+/// counter (DTR 0) when `next` is decided at counter 0, and cursed or blessed (distance
+/// `N + 1`) when `next` is.
+#[inline]
+pub fn removal_ply(rule: NMoveRule, next: Value, same: bool) -> Value {
+    let own = match (next, same) {
+        (v, true) => v,
+        (Value::Win(k), false) => Value::Loss(k),
+        (Value::Loss(k), false) => Value::Win(k),
+        (Value::Draw, false) => Value::Draw,
+    };
+    let n = rule.n();
+    let plies = |k: u16| match n {
+        0 => k + 1,
+        n if k <= n => 0,
+        n => n + 1,
+    };
+    match own {
+        Value::Win(k) => Value::Win(plies(k)),
+        Value::Loss(k) => Value::Loss(plies(k)),
+        Value::Draw => Value::Draw,
+    }
 }
 
 impl MoveSectors {
@@ -113,6 +182,7 @@ impl MoveSectors {
             slide_taking: taking(slides, s.w),
             place: places.then(|| Sector::new(s.b, s.w + 1, s.bf, s.wf - 1)),
             place_taking: taking(places, s.w + 1),
+            blocked: blocked_exit(v, s).map(|b| b.to),
         }
     }
 
@@ -137,12 +207,13 @@ impl MoveSectors {
     }
 
     /// The targets in a fixed order: placement, placements taking 1, 2, ... stones, slide,
-    /// slides taking 1, 2, ... stones.
+    /// slides taking 1, 2, ... stones, a blocked side's removals.
     pub fn iter(&self) -> impl Iterator<Item = Sector> + '_ {
         std::iter::once(self.place)
             .chain(self.place_taking)
             .chain(std::iter::once(self.slide))
             .chain(self.slide_taking)
+            .chain(std::iter::once(self.blocked))
             .flatten()
     }
 }
@@ -160,24 +231,31 @@ pub struct ExitSectors {
     pub place: Option<Sector>,
     /// A placement that takes stones, by the number taken.
     pub place_taking: ByTaken,
+    /// A blocked side's removals ([`MoveSectors::blocked`]; `None` also where they finish the
+    /// game: a side left with too few stones).
+    pub blocked: Option<Sector>,
 }
 
 impl ExitSectors {
     /// The targets in the order the solver reads them: slide, slides taking 1, 2, ...
-    /// stones, placement, placements taking 1, 2, ... stones (`None`: no such move, or the
-    /// opponent has lost); [`EXIT_KINDS`] of them.
+    /// stones, placement, placements taking 1, 2, ... stones, a blocked side's removals
+    /// (`None`: no such move, or the game is over); [`EXIT_KINDS`] of them.
     pub fn targets(&self) -> [Option<Sector>; EXIT_KINDS] {
         let mut out = [None; EXIT_KINDS];
         out[0] = self.slide;
         out[1..=MAX_TAKEN].copy_from_slice(&self.slide_taking);
         out[MAX_TAKEN + 1] = self.place;
-        out[MAX_TAKEN + 2..].copy_from_slice(&self.place_taking);
+        out[MAX_TAKEN + 2..2 * MAX_TAKEN + 2].copy_from_slice(&self.place_taking);
+        out[BLOCKED_EXIT] = self.blocked;
         out
     }
 }
 
 /// The number of kinds of exit ([`ExitSectors::targets`]).
-pub const EXIT_KINDS: usize = 2 * MAX_TAKEN + 2;
+pub const EXIT_KINDS: usize = 2 * MAX_TAKEN + 3;
+
+/// The place of a blocked side's removals in [`ExitSectors::targets`].
+pub const BLOCKED_EXIT: usize = 2 * MAX_TAKEN + 2;
 
 /// The sectors the moves of `s` can exit to (those a game can actually need).
 pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
@@ -188,6 +266,7 @@ pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
         slide_taking: m.slide_taking.map(alive),
         place: m.place,
         place_taking: m.place_taking.map(alive),
+        blocked: m.blocked.filter(|t| is_live(v, *t)),
     }
 }
 

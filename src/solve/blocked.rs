@@ -1,0 +1,89 @@
+//! A side to move without a stone move under the `stalemate` options that remove stones
+//! (docs/RULE-SETS.md, "How a turn goes", item 6), as the referee plays them
+//! (`movegen::play`): `remove-and-move` and `remove-and-pass` remove one opponent stone next
+//! to one of the blocked side's own (mill protection ignored; none there: it loses), then the
+//! blocked side moves again or the opponent moves; `both-remove` removes one opponent stone,
+//! then the opponent removes one of the blocked side's (both as a mill's removal, protection
+//! as `remove-from-mills` says), then the blocked side moves.
+//!
+//! Each removal is a ply (a lone removal, as `legal_moves` gives it). Under an N-move rule
+//! every removal resets the counter, and a turn that starts with a removal pending is not
+//! drawn by the counter (the referee checks the counter at the start of a turn with no removal
+//! pending): so such a position is decided at every counter (DTR 0) when the position after
+//! the removals is decided at counter 0, and is cursed or blessed (distance `N + 1`) when that
+//! one is.
+
+use crate::game::rules::{Bits, MIN_STONES, Stalemate, Variant, points as bits};
+use crate::game::value::{NMoveRule, Value, best_of};
+use crate::sector::graph::{blocked_exit, removal_ply};
+use crate::sector::index::Sector;
+
+/// The value of the position (`us` to move, `them`) of sector `s` whose side to move has no
+/// stone move, under the `stalemate` options that remove stones; `None` under the others
+/// (a loss, a draw, a pass). `stored(to, mover, other, same)` gives the value of the position
+/// of sector `to` (the sector of [`blocked_exit`]) with `mover` to move and `other`, `same`
+/// telling whether the blocked side is the one to move there; it is asked only for positions
+/// where both sides have three stones or more.
+pub(crate) fn blocked_value<E>(
+    v: &Variant,
+    rule: NMoveRule,
+    s: Sector,
+    us: Bits,
+    them: Bits,
+    stored: &mut dyn FnMut(Sector, Bits, Bits, bool) -> Result<Value, E>,
+) -> Result<Option<Value>, E> {
+    let Some(exit) = blocked_exit(v, s) else {
+        return Ok(None);
+    };
+    let board = v.board();
+    let to = exit.to;
+    // After the blocked side's removal: has the opponent too few stones?
+    let them_lost = s.b - 1 + s.bf < MIN_STONES;
+    let mut values = Vec::new();
+    match v.stalemate {
+        Stalemate::RemoveAndMove | Stalemate::RemoveAndPass => {
+            let near = bits(us).fold(0, |acc, p| acc | board.adjacent(p));
+            let candidates = them & near;
+            if candidates == 0 {
+                // No opponent stone next to its own: it loses (a turn without a removal).
+                return Ok(Some(rule.blocked()));
+            }
+            for r in bits(candidates) {
+                let left = them & !(1 << r);
+                let next = if them_lost {
+                    removal_ply(rule, Value::Loss(0), false)
+                } else if exit.same {
+                    removal_ply(rule, stored(to, us, left, true)?, true)
+                } else {
+                    removal_ply(rule, stored(to, left, us, false)?, false)
+                };
+                values.push(next);
+            }
+        }
+        Stalemate::BothRemove => {
+            let us_lost = s.w - 1 + s.wf < MIN_STONES;
+            for r in bits(board.removable(them, v.remove_from_mills)) {
+                let left = them & !(1 << r);
+                if them_lost {
+                    values.push(removal_ply(rule, Value::Loss(0), false));
+                    continue;
+                }
+                // The opponent removes one of the blocked side's stones: its best, from its
+                // point of view (the blocked side moves next).
+                let mut replies = Vec::new();
+                for q in bits(board.removable(us, v.remove_from_mills)) {
+                    let next = if us_lost {
+                        Value::Loss(0)
+                    } else {
+                        stored(to, us & !(1 << q), left, true)?
+                    };
+                    replies.push(removal_ply(rule, next, false));
+                }
+                let reply = best_of(replies.into_iter(), Value::Loss(0));
+                values.push(removal_ply(rule, reply, false));
+            }
+        }
+        Stalemate::Loss | Stalemate::Draw | Stalemate::Pass => return Ok(None),
+    }
+    Ok(Some(best_of(values.into_iter(), rule.blocked())))
+}
