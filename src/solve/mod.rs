@@ -730,10 +730,16 @@ fn forward_pass(
                 let state = if !any_move {
                     // A side without a stone move: the stalemate removals, if the rules give
                     // them, lead out of the component; else it loses or draws.
-                    let removals = blocked::blocked_value(v, rule, s, us, them, &mut |_, a, b, _| {
-                        let t = exits.blocked.as_ref().expect("the blocked side's exit table");
-                        Ok::<_, std::convert::Infallible>(Value::decode(t.code(a, b)).unwrap_or(Value::Draw))
-                    });
+                    let removals =
+                        blocked::blocked_value(v, rule, s, us, them, &mut |_, a, b, _| {
+                            let t = exits
+                                .blocked
+                                .as_ref()
+                                .expect("the blocked side's exit table");
+                            Ok::<_, std::convert::Infallible>(
+                                Value::decode(t.code(a, b)).unwrap_or(Value::Draw),
+                            )
+                        });
                     match removals {
                         Ok(Some(Value::Win(n))) => {
                             found.decided.push((n, slot as u32 | WON));
