@@ -30,9 +30,9 @@
 //!   itself), and such a turn is one removal (`St::moves`), after which the side to move may be
 //!   the same (it moves again: its value is the successor's, not negated) or the opponent,
 //!   whose reply under both-remove is a state of its own (the middle of the turn). Every
-//!   removal is a ply; a turn that starts with a removal pending is not drawn by the N-move
-//!   counter (the referee of play, src/engine/game.rs, checks the counter at the start of a
-//!   turn with no removal pending), so its value is the same at every counter, N included.
+//!   removal is a ply and resets the counter; the blocked side's turn is drawn when it starts
+//!   with the counter at N, as every turn (docs/NMOVE.md: the check comes before everything
+//!   else; the reply of both-remove comes at counter 0).
 //! - **Values without the rule.** Jacobi rounds: round `r` decides exactly the states at
 //!   distance `r` from the values after round `r - 1` (`Win(r)`: a move to a state lost in
 //!   `r - 1`; `Loss(r)`: every move to a won state, the slowest won in `r - 1`). A round
@@ -89,9 +89,7 @@ const NORMAL: u8 = 1;
 const BLOCKED_LOSS: u8 = 2;
 const BLOCKED_DRAW: u8 = 3;
 /// A turn of removals that starts with the removal pending (a blocked side's under the
-/// `stalemate` options that remove, or its opponent's reply under `both-remove`): the
-/// counter does not draw it (the referee of play checks the counter at the start of a turn
-/// with no removal pending, src/engine/game.rs), and every move of it resets the counter.
+/// `stalemate` options that remove, or its opponent's reply under `both-remove`).
 const REMOVING: u8 = 4;
 
 /// A general successor: `WON` (the opponent is left with fewer than three stones), or a state
@@ -944,35 +942,6 @@ impl Oracle {
                 .iter()
                 .map(|&id| vec![true; self.sector(id).blocks.len()])
                 .collect();
-            // A turn of removals is not drawn by the counter, and each removal resets it: its
-            // value is the same at every counter, N included.
-            for (j, &id) in comp.iter().enumerate() {
-                let s = self.sector(id);
-                for i in (0..s.len()).filter(|&i| s.kind(i) == REMOVING) {
-                    let mut best = LOSS;
-                    for &g in self.general(s, i) {
-                        let x = match g {
-                            WON => LOSS,
-                            g => {
-                                assert!(g & RESETS != 0, "a removal resets the counter");
-                                let x = self.sector((g >> 32 & 0xFFFF) as usize).ruled
-                                    [(g & 0xFFFF_FFFF) as usize];
-                                if g & SAME != 0 { -x } else { x }
-                            }
-                        };
-                        best = best.max(-x);
-                    }
-                    if i < s.dense {
-                        assert!(s.blocks[i / s.nb].quiet_of(i % s.nb).is_empty());
-                    }
-                    above[j][i] = best;
-                    if best != DRAW {
-                        let free = s.free[i].expect("solved without the rule");
-                        assert_eq!(matches!(free, Value::Win(_)), best == WIN, "{free:?}");
-                        first[j][i] = n;
-                    }
-                }
-            }
             for c in (0..n).rev() {
                 let value_of = |g: u64, above: &Vec<Vec<i8>>| -> i8 {
                     if g == WON {
@@ -1593,5 +1562,122 @@ fn tables_refuse_one_time_mill_and_morabaraba_above_n_10() {
         let at = dir.path().join(format!("n{n}"));
         let made = generate(&v, &at, &three, &options(n)).unwrap();
         assert_eq!(made.len(), 1, "N = {n}");
+    }
+}
+
+/// Stored values of solved sectors, for `verify_sector`.
+struct Lookup(SolvedValues);
+
+impl millbase::tables::ValueLookup for Lookup {
+    fn values(&self, sector: Sector) -> Option<&[u16]> {
+        self.0.get(&sector).map(|v| v.as_slice())
+    }
+}
+
+/// Under the stalemate options that remove, on the six board without and with an N-move rule:
+/// `verify_sector` re-derives every stored value (and flags a wrong value stored at a blocked
+/// side's position), and the probe answers a blocked side's position (settled: its removals
+/// pending) as stored, with the best of its removals (played by the referee, the side to move
+/// after one perhaps the same) giving that value at counters 0, 1 and N (drawn there, as any
+/// turn that starts at N). The values themselves are the oracle's business
+/// (`named_sets_and_the_options_the_tables_follow`); this checks that verify and the probe
+/// follow the solver.
+#[test]
+fn verify_and_probe_follow_a_blocked_sides_removals() {
+    use millbase::movegen::settle;
+    use millbase::{GenerateOptions, Tablebase, VerifyOptions, generate, verify_sector};
+    let dir = tempfile::tempdir().unwrap();
+    for (option, top) in [
+        ("remove-and-move", (3, 4)),
+        ("remove-and-pass", (3, 4)),
+        ("both-remove", (4, 4)),
+    ] {
+        let v = with("six", &[&format!("stalemate={option}")]);
+        let targets = [Sector::moving(top.0, top.1)];
+        for n in [0u16, 6] {
+            let rule = NMoveRule::new(n).unwrap();
+            let solved = Lookup(solve_all(&v, &targets, rule));
+            let options = VerifyOptions {
+                rule,
+                ..VerifyOptions::default()
+            };
+            let at = dir.path().join(format!("{option}-{n}"));
+            let generated = GenerateOptions {
+                rule,
+                ..GenerateOptions::default()
+            };
+            generate(&v, &at, &targets, &generated).unwrap();
+            let tb = Tablebase::open(&at, v).unwrap();
+            let mut blocked = 0;
+            let mut decided_at_0 = 0;
+            for (&sector, values) in &solved.0 {
+                let (checked, bad, report) = verify_sector(&v, sector, &solved, &options);
+                assert!(
+                    checked > 0 && bad == 0,
+                    "{option} N = {n} {sector}: {report:?}"
+                );
+                let index = SectorIndex::new(&v, sector);
+                let mut blocked_here = 0;
+                for slot in 0..index.slots() {
+                    let Some((us, them)) = index.position(slot) else {
+                        continue;
+                    };
+                    let pos = Position::new([us, them], [0, 0], Color::White);
+                    let start = settle(&v, &pos);
+                    if !start.pending_removal() {
+                        continue;
+                    }
+                    blocked += 1;
+                    let stored = Value::decode(values[slot as usize]).unwrap();
+                    assert_eq!(tb.value(&start).unwrap(), stored, "{option} N = {n}");
+                    if n == 0 {
+                        let best = tb.move_values(&start).unwrap()[0].value;
+                        assert_eq!(best, stored, "{option}: the best removal");
+                    }
+                    for c in [0, 1, u32::from(n)] {
+                        let value = tb.value_at(&start, c).unwrap();
+                        assert_eq!(value, rule.at_counter(stored, c), "{option} N = {n}");
+                        let best = tb.move_values_at(&start, c).unwrap()[0].value;
+                        assert_eq!(best, value, "{option} N = {n}, counter {c}");
+                    }
+                    let decided = |c| {
+                        let value = tb.value_at(&start, c).unwrap();
+                        matches!(value, RuleValue::Win(_) | RuleValue::Loss(_))
+                    };
+                    if n > 0 && decided(0) {
+                        // The blocked side's turn starts like any other: drawn at N.
+                        assert!(!decided(u32::from(n)), "{option} N = {n}");
+                        decided_at_0 += 1;
+                    }
+                    if blocked_here > 0 {
+                        continue;
+                    }
+                    blocked_here += 1;
+                    // A wrong value there is found (at one position of each sector).
+                    let mut wrong = (*solved.0[&sector]).clone();
+                    wrong[slot as usize] = match stored {
+                        Value::Draw => Value::Win(1),
+                        _ => Value::Draw,
+                    }
+                    .encode();
+                    let mut corrupt = SolvedValues::new();
+                    corrupt.clone_from(&solved.0);
+                    corrupt.insert(sector, Arc::new(wrong));
+                    let all = VerifyOptions {
+                        max_report: usize::MAX,
+                        ..options
+                    };
+                    let (_, _, report) = verify_sector(&v, sector, &Lookup(corrupt), &all);
+                    assert!(
+                        report.iter().any(|m| matches!(m,
+                            millbase::tables::Mismatch::Value { slot: s, .. } if *s == slot)),
+                        "{option} N = {n}: a wrong value at a blocked side, {report:?}"
+                    );
+                }
+            }
+            eprintln!("{option} N = {n}: {blocked} blocked positions, {decided_at_0} decided");
+            assert!(blocked > 0);
+            assert!(n == 0 || decided_at_0 > 0);
+        }
     }
 }

@@ -261,16 +261,12 @@ impl Tablebase {
     }
 
     /// The value for the side to move of `pos` of its move to `next`, whose value for its
-    /// side to move is `value`, under the tables' rule: a blocked side's removal
-    /// ([`Tablebase::blocked_start`]; the side to move after it may be the same) as
-    /// [`removal_ply`] says, any other move as [`NMoveRule::move_value`] (the removals of a
-    /// mill as a ply that resets the counter; so also the opponent's removal under
-    /// `both-remove`, which its fields do not tell from a mill's: both play alike and differ
-    /// only in the DTR a rule gives the position before them, 1 instead of 0, which decides
-    /// nothing before them).
+    /// side to move is `value`, under the tables' rule ([`NMoveRule::move_value`]; a removal
+    /// after which the same side is to move, a blocked side's that moves again, as
+    /// [`removal_ply`] says: not negated).
     fn move_value(&self, pos: &Position, next: &Position, value: Value) -> Value {
         let same = next.to_move == pos.to_move;
-        if self.blocked_start(pos) || (same && pos.pending_removal()) {
+        if same && pos.pending_removal() {
             return removal_ply(self.rule(), value, same);
         }
         self.rule()
@@ -313,8 +309,8 @@ impl Tablebase {
     /// The value of a position that is not stored (a removal pending, or a bar), from its
     /// moves, as the solver values such positions (src/solve/barred.rs): under the tables'
     /// N-move rule a move that removes or captures a stone counts from counter 0
-    /// ([`NMoveRule::move_value`]: DTR 1 for a win; a blocked side's removals as
-    /// [`removal_ply`] says: DTR 0), and a side with no move loses ([`NMoveRule::blocked`])
+    /// ([`NMoveRule::move_value`]: DTR 1 for a win; a blocked side's removals too), and a side
+    /// with no move loses ([`NMoveRule::blocked`])
     /// or, under `stalemate=draw`, draws. Without the rule: one ply more than the best move's
     /// successor (not negated when the side to move stays the same: a blocked side that
     /// removes and moves again).
@@ -350,11 +346,7 @@ impl Tablebase {
             // Over by the removal that just reset the counter.
             return Ok(NMoveRule::NONE.at_counter(v, 0));
         }
-        if self.blocked_start(pos) {
-            // Stored (or played out with a bar) with DTR 0 when decided: no counter draws it.
-            return Ok(rule.at_counter(self.value(pos)?, counter.min(u32::from(rule.n()))));
-        }
-        if pos.pending_removal() {
+        if pos.pending_removal() && !self.blocked_start(pos) {
             // The removal comes before any check of the counter and resets it.
             let best = self.move_values_at_unsorted(pos, 0)?;
             return Ok(best_rule_value(best.iter().map(|m| m.value)));
@@ -386,7 +378,12 @@ impl Tablebase {
         counter: u32,
     ) -> Result<Vec<MoveRuleValue>, ProbeError> {
         let rule = self.rule();
-        let counter = if pos.pending_removal() { 0 } else { counter };
+        // A blocked side's turn starts like any other (the counter may draw it); a removal
+        // after a mill is made before any check of the counter.
+        let counter = match pos.pending_removal() && !self.blocked_start(pos) {
+            true => 0,
+            false => counter,
+        };
         self.moves(pos)
             .into_iter()
             .map(|mv| {
@@ -450,7 +447,8 @@ impl Tablebase {
             if Self::by_count(&cur).is_some() {
                 return Ok(PvEnd::GameOver);
             }
-            if rule.is_active() && !cur.pending_removal() && counter >= u32::from(rule.n()) {
+            let turn_starts = !cur.pending_removal() || self.blocked_start(&cur);
+            if rule.is_active() && turn_starts && counter >= u32::from(rule.n()) {
                 return Ok(PvEnd::NMoveRule);
             }
             if plies >= max_plies {
@@ -512,8 +510,8 @@ impl Tablebase {
                 let same = next.to_move == pos.to_move && pos.pending_removal();
                 Ok(MoveValue {
                     mv,
-                    value: match self.blocked_start(pos) || same {
-                        true => removal_ply(self.rule(), value, same),
+                    value: match same {
+                        true => removal_ply(NMoveRule::NONE, value, same),
                         false => value.before_move(),
                     },
                 })

@@ -128,32 +128,21 @@ pub struct BlockedExit {
     pub same: bool,
 }
 
-/// The value of a blocked side's removal (or of its opponent's under `both-remove`) for the
-/// side making it, from the value `next` of the position after it for the side to move
-/// there, who is the remover if `same`. A removal is a ply; under an N-move rule it resets the
-/// counter, and the turn it is made in is not drawn by the counter (the referee checks the
-/// counter only at the start of a turn with no removal pending): so it is decided at every
-/// counter (DTR 0) when `next` is decided at counter 0, and cursed or blessed (distance
-/// `N + 1`) when `next` is.
+/// The value of a blocked side's removal (or of its opponent's reply under `both-remove`) for
+/// the side making it, from the value `next` of the position after it for the side to move
+/// there, who is the remover if `same` (not negated then). A removal is a ply that resets the
+/// N-move counter, as [`NMoveRule::move_value`] values a resetting move: the turn of a blocked
+/// side starts like any other, drawn when the counter has reached N (the check comes before
+/// everything else, docs/NMOVE.md), so under a rule it is decided with DTR 1 when `next` is
+/// decided at counter 0, and cursed or blessed (distance `N + 1`) when `next` is.
 #[inline]
 pub fn removal_ply(rule: NMoveRule, next: Value, same: bool) -> Value {
-    let own = match (next, same) {
-        (v, true) => v,
-        (Value::Win(k), false) => Value::Loss(k),
-        (Value::Loss(k), false) => Value::Win(k),
-        (Value::Draw, false) => Value::Draw,
+    let theirs = match (next, same) {
+        (Value::Win(k), true) => Value::Loss(k),
+        (Value::Loss(k), true) => Value::Win(k),
+        (v, _) => v,
     };
-    let n = rule.n();
-    let plies = |k: u16| match n {
-        0 => k + 1,
-        n if k <= n => 0,
-        n => n + 1,
-    };
-    match own {
-        Value::Win(k) => Value::Win(plies(k)),
-        Value::Loss(k) => Value::Loss(plies(k)),
-        Value::Draw => Value::Draw,
-    }
+    rule.move_value(theirs.encode(), true)
 }
 
 impl MoveSectors {

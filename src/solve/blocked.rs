@@ -6,12 +6,12 @@
 //! then the opponent removes one of the blocked side's (both as a mill's removal, protection
 //! as `remove-from-mills` says), then the blocked side moves.
 //!
-//! Each removal is a ply (a lone removal, as `legal_moves` gives it). Under an N-move rule
-//! every removal resets the counter, and a turn that starts with a removal pending is not
-//! drawn by the counter (the referee checks the counter at the start of a turn with no removal
-//! pending): so such a position is decided at every counter (DTR 0) when the position after
-//! the removals is decided at counter 0, and is cursed or blessed (distance `N + 1`) when that
-//! one is.
+//! Each removal is a ply (a lone removal, as `legal_moves` gives it) that resets the N-move
+//! counter. The blocked side's turn starts like any other: under an N-move rule it is drawn
+//! when the counter has reached N (the check comes before everything else, docs/NMOVE.md), so
+//! such a position is decided with DTR 1 when the position after the removals is decided at
+//! counter 0, and is cursed or blessed (distance `N + 1`) when that one is
+//! ([`removal_ply`]).
 
 use crate::game::rules::{Bits, MIN_STONES, Stalemate, Variant, points as bits};
 use crate::game::value::{NMoveRule, Value, best_of};
