@@ -1479,8 +1479,9 @@ fn named_sets_and_the_options_the_tables_follow() {
 }
 
 /// Every named set up to 3-4 / 4-3 (three: 3-3) without the rule and under N = 6 and 100 (10
-/// for Morabaraba, whose tables refuse an N above its endgame N of 10), and on the six board
-/// multiple removals with captures up to 5-5. Slow (about a quarter of an hour on two cores):
+/// for Morabaraba, whose tables refuse an N above its endgame N of 10), on the six board
+/// multiple removals with captures up to 5-5, and each stalemate option that removes with bars
+/// and captures up to 5-4. Slow (about a quarter of an hour on two cores):
 /// `cargo test --release --test oracle_rule_sets -- --ignored`.
 #[test]
 #[ignore]
@@ -1511,9 +1512,28 @@ fn every_named_set_up_to_3_4() {
         targets: vec![(5, 5)],
         ns: vec![0, 6],
     });
+    // A blocked side that removes, with bars (one may block the side, and a removal may
+    // bring one back) and captures.
+    for stalemate in ["remove-and-move", "remove-and-pass", "both-remove"] {
+        cases.push(Case {
+            sets: vec![with(
+                "six",
+                &[
+                    &format!("stalemate={stalemate}"),
+                    "repeated-mills=restricted",
+                    "capture=intervention",
+                ],
+            )],
+            targets: vec![(5, 4)],
+            ns: vec![0, 6],
+        });
+    }
     let census = run(&cases);
-    let last = census.last().unwrap();
+    let last = &census[census.len() - 4];
     assert!(last.takes[2] > 0 && last.takes[3] > 0, "{last:?}");
+    for c in &census[census.len() - 3..] {
+        assert!(c.blocked_removing > 0 && c.bars_that_matter > 0, "{c:?}");
+    }
     eprintln!("{:.1?} in all", t.elapsed());
 }
 

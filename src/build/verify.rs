@@ -7,7 +7,7 @@ use crate::game::rules::{
     Bits, BoardFull, MIN_STONES, NO_SQUARE, Stalemate, Variant, for_each_removal_set,
 };
 use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
-use crate::sector::graph::{MoveSectors, can_slide, removal_ply};
+use crate::sector::graph::{MoveSectors, can_slide, is_live, removal_ply};
 use crate::sector::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
 use crate::sector::reach::ReachFilter;
 use crate::solve::barred::{NO_BAR, PlayOut, StoredValues};
@@ -478,7 +478,7 @@ impl<'a> LookupBelow<'a> {
         let mut tables = HashMap::new();
         let mut stack: Vec<Sector> = moves.taking().collect();
         while let Some(t) = stack.pop() {
-            if t.w + t.wf < MIN_STONES || tables.contains_key(&t) {
+            if !is_live(v, t) || tables.contains_key(&t) {
                 continue;
             }
             let index = SectorIndex::new(v, t);

@@ -16,7 +16,7 @@ use crate::game::rules::{
     Bits, MIN_STONES, NO_SQUARE, Variant, for_each_removal_set, points as bits,
 };
 use crate::game::value::{NMoveRule, Value};
-use crate::sector::graph::{Component, MoveSectors, blocked_exit, can_slide};
+use crate::sector::graph::{Component, MoveSectors, blocked_exit, can_slide, is_live};
 use crate::sector::index::{Sector, SectorIndex};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -225,7 +225,8 @@ impl Below {
             }
             tables.insert(s, (index, values));
             let moves = MoveSectors::of(v, s);
-            stack.extend(moves.iter().filter(|t| t.w + t.wf >= MIN_STONES));
+            // Both sides alive: a blocked side's removals may leave the opponent too few.
+            stack.extend(moves.iter().filter(|&t| is_live(v, t)));
         }
         Ok(Below { tables })
     }
