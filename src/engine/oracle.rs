@@ -286,14 +286,20 @@ impl Oracle {
             .iter()
             .zip(nexts)
             .map(|(&mv, next)| {
+                // The successor's value for the mover's opponent: turned round where the
+                // mover moves again (Black's last placement under `moving-first=black`).
+                let seen = |value: Value| match value {
+                    Value::Win(n) if next.to_move == pos.to_move => Value::Loss(n),
+                    Value::Loss(n) if next.to_move == pos.to_move => Value::Win(n),
+                    other => other,
+                };
                 let value = if rule.is_active() {
-                    let stored = self.value(next, 0)?;
+                    let stored = seen(self.value(next, 0)?);
                     let resets = pos.resets_counter(next);
                     rule.at_counter(rule.move_value(stored.encode(), resets), counter)
                         .result()
                 } else {
-                    self.value(next, counter_after(counter, pos, next))?
-                        .before_move()
+                    seen(self.value(next, counter_after(counter, pos, next))?).before_move()
                 };
                 Some(MoveValue { mv, value })
             })
