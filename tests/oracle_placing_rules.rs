@@ -661,7 +661,7 @@ fn six_black_moving_first_placing_phase_by_the_naive_referee() {
 }
 
 #[test]
-#[ignore = "about 15 s of CPU: the naive oracle over the 1.9 million placing positions of six"]
+#[ignore = "about 17 s of CPU: the naive oracle over the 1.9 million placing positions of six"]
 fn six_white_moving_first_placing_phase_by_the_naive_referee() {
     let v = Variant::by_name("six").unwrap();
     let solved = solver_values_under(&v);
