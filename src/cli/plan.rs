@@ -1,11 +1,17 @@
 //! `millbase plan`: the sectors a whole game needs, in solving order, with estimated costs.
 
+mod refusal;
+mod sets;
 mod workflow;
 
 use super::CliError;
-use super::common::{SolveRuleArg, VariantArg, emit, parse_sectors, table_dir, tables_supported};
+use super::common::{SolveRuleArg, VariantArg, emit, parse_sectors, table_dir};
 use clap::Args;
+use millbase::Variant;
 use millbase::plan::{Estimate, PlanEntry, bytes, duration, estimate, plan};
+use millbase::sectors::reachable_sectors;
+use millbase::tables::check_rules;
+use refusal::{Refusal, refusal, refused_rules};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use workflow::{WorkflowOptions, snakefile};
@@ -21,6 +27,11 @@ pub struct PlanArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
+    /// One line per named rule set instead: the whole game's sectors, positions, estimated
+    /// time, peak memory and disk, the default endgame set's (as `generate --variant NAME`
+    /// makes it), and which tables are refused and why.
+    #[arg(long, conflicts_with_all = ["variant", "rules", "emit", "sectors"])]
+    rule_sets: bool,
     /// Write the plan as a workflow instead: `snakemake` writes a Snakefile with one job per
     /// component (docs/CLUSTER.md).
     #[arg(long, value_name = "ENGINE", conflicts_with = "json")]
@@ -50,12 +61,55 @@ pub enum EmitFormat {
     Snakemake,
 }
 
+/// What the time estimates rest on, printed with the figures of rules other than the
+/// standard game's (and by `--rule-sets`).
+pub const RATES_NOTE: &str = "estimates: 2 cores of the project machine at the standard \
+    game's solve rates; other rules may solve slower (Mul Mulan under the 100-move rule \
+    measured about 3x per position: docs/runs/mul-mulan-n100-partial-2026-12-03.md)";
+
+/// Are `v`'s options those of the standard game (the N-move rules of play aside), whose
+/// solve rates the estimates use?
+fn standard_rules(v: &Variant) -> bool {
+    let std = Variant::standard();
+    v.rules().into_iter().all(|(key, value)| {
+        matches!(key, "n-move-rule" | "endgame-n-move-rule")
+            || std.rule(key).as_deref() == Some(value.as_str())
+    })
+}
+
 /// `millbase plan`.
 pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
+    if args.rule_sets {
+        let all = sets::all_sets();
+        return emit(&if args.json {
+            sets::json(&all)
+        } else {
+            sets::text(&all)
+        });
+    }
     let v = args.variant.get()?;
-    tables_supported(&v)?;
     let targets = parse_sectors(&v, &args.sectors)?;
+    if args.emit.is_some() {
+        // The jobs run `generate`: refuse what it would refuse, as it words it.
+        let needed = if targets.is_empty() {
+            reachable_sectors(&v)
+        } else {
+            targets.clone()
+        };
+        check_rules(&v, &needed, false).map_err(|e| CliError::usage(e.to_string()))?;
+        let rule = args.n_move_rule.n_move_rule;
+        if let Some(n) = v.endgame_rule_below(rule.n()) {
+            return Err(CliError::usage(format!(
+                "tables are not available for these rules yet: endgame-n-move-rule={n} under \
+                 --n-move-rule {} (variant {}); emit without an N-move rule, or with one of at \
+                 most {n}",
+                rule.n(),
+                v.label()
+            )));
+        }
+    }
     let entries = plan(&v, &targets);
+    let refused: Option<Refusal> = refusal(&v, &entries);
     let estimates: Vec<Estimate> = entries.iter().map(|e| estimate(&v, e)).collect();
     let names = |e: &PlanEntry| -> Vec<String> {
         e.component
@@ -95,6 +149,7 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
                     "estimated_seconds": x.seconds,
                     "estimated_memory_bytes": x.memory as u64,
                     "estimated_disk_bytes": x.disk as u64,
+                    "refused": refused_rules(&v, e),
                 })
             })
             .collect();
@@ -105,6 +160,9 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
             "estimated_seconds": total_secs,
             "estimated_peak_memory_bytes": peak_mem as u64,
             "estimated_disk_bytes": total_disk as u64,
+            "tables": refusal::tables_word(refused.as_ref()),
+            "refused": refused.as_ref().map(Refusal::json),
+            "estimates": RATES_NOTE,
         });
         format!("{doc}\n")
     } else {
@@ -119,10 +177,15 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
                 .iter()
                 .map(|s| s.to_string())
                 .collect();
+            let mark = if refused.is_some() && refusal::is_refused(&v, e) {
+                "*"
+            } else {
+                ""
+            };
             let _ = writeln!(
                 t,
                 "{:<5} {:<24} {:>15} {:>10} {:>10} {:>10}  {}",
-                i + 1,
+                format!("{}{mark}", i + 1),
                 names(e).join(" "),
                 e.positions.iter().sum::<u64>(),
                 duration(x.seconds),
@@ -144,6 +207,12 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
             bytes(peak_mem),
             bytes(total_disk)
         );
+        if let Some(r) = &refused {
+            t.push_str(&r.text());
+        }
+        if !standard_rules(&v) {
+            let _ = writeln!(t, "{RATES_NOTE}");
+        }
         t
     };
     emit(&text)

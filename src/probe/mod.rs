@@ -35,7 +35,7 @@ pub use presence::UnusedTable;
 use crate::game::movegen::{Convention, legal_moves, play};
 use crate::game::notation::{PositionError, parse_position};
 use crate::game::position::{Move, NO_SLIDE, Position};
-use crate::game::rules::{MIN_STONES, Variant};
+use crate::game::rules::{MIN_STONES, Stalemate, Variant};
 use crate::game::value::{NMoveRule, RuleValue, Value, best_of};
 use crate::sector::index::Sector;
 use crate::table::{TableError, TableSet, Wdl, check_table_dir};
@@ -270,14 +270,36 @@ impl Tablebase {
             return Ok(v);
         }
         if pos.pending_removal() || self.has_bar(pos) {
-            return Ok(best_value(
-                self.move_values_unsorted(pos)?.iter().map(|m| m.value),
-            ));
+            return self.played_out(pos);
         }
         let (sector, slot) = self.locate(pos)?;
         self.tables.value(sector, slot)?.ok_or_else(|| {
             ProbeError::Impossible(format!("slot {slot} of sector {sector} is unused"))
         })
+    }
+
+    /// The value of a position that is not stored (a removal pending, or a bar), from its
+    /// moves, as the solver values such positions (src/solve/barred.rs): under the tables'
+    /// N-move rule a move that removes or captures a stone counts from counter 0
+    /// ([`NMoveRule::move_value`]: DTR 1 for a win), and a side with no move loses
+    /// ([`NMoveRule::blocked`]) or, under `stalemate=draw`, draws. Without the rule: one ply
+    /// more than the best move's successor.
+    fn played_out(&self, pos: &Position) -> Result<Value, ProbeError> {
+        let rule = self.rule();
+        let mut values = Vec::new();
+        for mv in self.moves(pos) {
+            let next = play(&self.variant, pos, mv);
+            let code = self.value(&next)?.encode();
+            values.push(rule.move_value(code, pos.resets_counter(&next)));
+        }
+        if values.is_empty() {
+            return Ok(if self.variant.stalemate == Stalemate::Draw {
+                Value::Draw
+            } else {
+                rule.blocked()
+            });
+        }
+        Ok(best_value(values.into_iter()))
     }
 
     /// The value of a position whose N-move counter is `counter` (plies since the last

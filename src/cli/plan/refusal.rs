@@ -1,0 +1,203 @@
+//! What a plan's tables are refused under its rules, and why: every table
+//! ([`Variant::unsupported_by_tables`]) or those of the placing phase
+//! ([`Variant::unsupported_in_placing`], per sector [`unsupported_in`]). The plan still gives
+//! the figures of the whole game; this says which of its sectors `generate` would refuse.
+
+use crate::cli::common::count;
+use millbase::Variant;
+use millbase::plan::{Cost, PlanEntry};
+use millbase::sectors::unsupported_in;
+use serde_json::{Value, json};
+use std::fmt::Write as _;
+
+/// Which tables are refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Every table: no table follows these rules.
+    All,
+    /// The placing phase's (stones in hand, or a board filled by placing).
+    Placing,
+}
+
+/// The refused part of a plan.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    /// Every table or the placing phase's.
+    pub scope: Scope,
+    /// The options, as `key=value` (as `millbase rules` names them).
+    pub rules: Vec<String>,
+    /// The figures of the plan's refused components.
+    pub refused: Cost,
+    /// The figures of the rest, whose tables `generate` makes.
+    pub allowed: Cost,
+}
+
+/// Does a component of the plan have a sector whose tables are refused under `v`?
+pub fn is_refused(v: &Variant, e: &PlanEntry) -> bool {
+    e.component
+        .sectors()
+        .iter()
+        .any(|&s| !unsupported_in(v, s).is_empty())
+}
+
+/// The options refusing the tables of a component's sectors (empty: none refused).
+pub fn refused_rules(v: &Variant, e: &PlanEntry) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for &s in e.component.sectors() {
+        for r in unsupported_in(v, s) {
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        }
+    }
+    out
+}
+
+/// What of `entries` (a plan under `v`) is refused, or `None` when every table can be made.
+pub fn refusal(v: &Variant, entries: &[PlanEntry]) -> Option<Refusal> {
+    let all = v.unsupported_by_tables();
+    let (scope, rules) = if all.is_empty() {
+        (Scope::Placing, v.unsupported_in_placing())
+    } else {
+        (Scope::All, all)
+    };
+    if rules.is_empty() {
+        return None;
+    }
+    let (refused, allowed): (Vec<PlanEntry>, Vec<PlanEntry>) =
+        entries.iter().cloned().partition(|e| is_refused(v, e));
+    if refused.is_empty() {
+        return None;
+    }
+    Some(Refusal {
+        scope,
+        rules,
+        refused: Cost::of(v, &refused),
+        allowed: Cost::of(v, &allowed),
+    })
+}
+
+/// Why tables do not follow the option `rule` (`key=value`) yet, in a few words.
+pub fn reason(rule: &str) -> &'static str {
+    let (key, value) = rule.split_once('=').unwrap_or((rule, ""));
+    match (key, value) {
+        ("one-time-mill", _) => {
+            "a mill's removal depends on every mill of the game so far, which a position does \
+             not hold"
+        }
+        ("stalemate", _) => "the tables value a side without a move as a loss or a draw only",
+        ("placing-mill", "mark") => {
+            "a marked point is state beyond the stones, a third kind of point"
+        }
+        ("placing-mill", "from-hand" | "from-hand-again") => {
+            "a mill takes a stone from the opponent's hand, which changes the hands and the end \
+             of placing"
+        }
+        ("placing-mill", "by-mill-counts") => {
+            "the removals come when the board is full, by the mills each side closed while \
+             placing"
+        }
+        ("board-full", _) => "the removals on a board filled by placing are not solved",
+        ("moving-first", _) => {
+            "the placing phase's tables hand the move to White when placing ends"
+        }
+        _ => "not followed by the tables yet",
+    }
+}
+
+/// Does the sector graph model the option `rule`? Where it does not (what a mill closed by
+/// placing or a full board does), the figures of the refused sectors are approximate: the
+/// graph places as under `placing-mill=remove` and counts stones only.
+pub fn graph_models(rule: &str) -> bool {
+    !(rule.starts_with("placing-mill=") || rule.starts_with("board-full="))
+}
+
+/// The N of the N-move rule above which tables under an N-move rule are refused, when the
+/// set's own N-move rule of play is above it (`endgame-n-move-rule` lower than
+/// `n-move-rule`: Morabaraba's 10).
+pub fn n_move_rule_limit(v: &Variant) -> Option<u16> {
+    v.endgame_rule_below(v.n_move_rule)
+}
+
+/// "supported", "moving phase only" or "none": which tables a set's whole game can have.
+pub fn tables_word(r: Option<&Refusal>) -> &'static str {
+    match r.map(|r| r.scope) {
+        None => "supported",
+        Some(Scope::Placing) => "moving phase only",
+        Some(Scope::All) => "none",
+    }
+}
+
+impl Refusal {
+    /// The refusal as JSON: `{"scope": "all"|"placing", "rules": [...], "reasons": {rule:
+    /// why}, "approximate": bool, "refused": Cost, "allowed": Cost}` (`approximate`: the
+    /// refused sectors' figures follow a sector graph that does not model the rules).
+    pub fn json(&self) -> Value {
+        let reasons: serde_json::Map<String, Value> = self
+            .rules
+            .iter()
+            .map(|r| (r.clone(), Value::String(reason(r).into())))
+            .collect();
+        json!({
+            "scope": match self.scope {
+                Scope::All => "all",
+                Scope::Placing => "placing",
+            },
+            "rules": self.rules,
+            "reasons": reasons,
+            "approximate": self.approximate(),
+            "refused": self.refused.json(),
+            "allowed": self.allowed.json(),
+        })
+    }
+
+    /// Are the refused sectors' figures approximate ([`graph_models`])?
+    pub fn approximate(&self) -> bool {
+        self.rules.iter().any(|r| !graph_models(r))
+    }
+
+    /// The lines `plan` prints below its total: what is refused and why, what can be made,
+    /// and whether the refused figures are approximate.
+    pub fn text(&self) -> String {
+        let why: Vec<String> = self
+            .rules
+            .iter()
+            .map(|r| format!("{r} ({})", reason(r)))
+            .collect();
+        let mut t = String::new();
+        match self.scope {
+            Scope::All => {
+                let _ = writeln!(
+                    t,
+                    "refused: no tables under these rules (every component, marked *): {}",
+                    why.join("; ")
+                );
+            }
+            Scope::Placing => {
+                let _ = writeln!(
+                    t,
+                    "refused: the placing phase's tables ({}, {} of this plan, marked *): {}",
+                    count(self.refused.sectors as u64, "sector", "sectors"),
+                    count(self.refused.positions, "position", "positions"),
+                    why.join("; ")
+                );
+                let _ = writeln!(t, "tables that can be made: {}", self.allowed);
+            }
+        }
+        if self.approximate() {
+            let rules: Vec<&str> = self
+                .rules
+                .iter()
+                .filter(|r| !graph_models(r))
+                .map(String::as_str)
+                .collect();
+            let _ = writeln!(
+                t,
+                "note: the refused sectors' figures are approximate: the sector graph does not \
+                 model {} (it places as under placing-mill=remove and counts stones only)",
+                rules.join(", ")
+            );
+        }
+        t
+    }
+}

@@ -1,0 +1,1404 @@
+//! An independent oracle for the solver under every named rule set whose tables exist: plain
+//! value iteration over raw moving-phase positions, its moves from the naive referee
+//! (tests/common/naive_rules.rs), compared with every value the solver stores, without and
+//! with the N-move rule.
+//!
+//! What the oracle shares with millbase: the point numbering (`Board::names`, through the
+//! naive referee's `Rules::of`), the `Position` record (to build the referee's `St` by
+//! `St::from_pos`) and the `Value` / `RuleValue` / `NMoveRule::at_counter` types to compare.
+//! Nothing of millbase's move generator, sector graph, index or solver: the solver's values
+//! come from `solve_component` over `solving_order`, and are looked up through `SectorIndex`
+//! only for the comparison.
+//!
+//! - **States.** A state is the start of a turn: the stones of the side to move (`us`) and of
+//!   its opponent (`them`), nothing in hand, and under `repeated-mills=restricted` the bar of
+//!   each side (the slide that closed its last mill, `St::last`), as the referee keeps them.
+//!   A sector `a-b` (the side to move has `a` stones, its opponent `b`) holds every raw
+//!   position without a bar in a dense index of colex ranks written here (no symmetry
+//!   reduction: every raw position is its own state), and the states with a bar that play
+//!   reaches, found by exploring from the sectors with more stones down (a bar is set only by
+//!   a move that closes a mill, which takes a stone).
+//! - **Moves.** A turn is the referee's stone move followed by the removals it gives (split
+//!   convention, expanded here until the other side is to move), from `St::moves` and
+//!   `St::play`; a turn that leaves the opponent with fewer than three stones wins at once. A
+//!   turn *resets* the N-move counter when it takes a stone (a removal or a capture): the
+//!   stones on the board went down. `St::outcome` says which states are blocked and what that
+//!   means (`stalemate=loss` or `draw`).
+//! - **Values without the rule.** Jacobi rounds: round `r` decides exactly the states at
+//!   distance `r` from the values after round `r - 1` (`Win(r)`: a move to a state lost in
+//!   `r - 1`; `Loss(r)`: every move to a won state, the slowest won in `r - 1`). A round
+//!   rescans a state only if one of its successors was decided in the round before or an
+//!   exit's distance says so; skipping a state that should have been decided is caught when
+//!   it is next scanned (asserted). Undecided at the end: draws.
+//! - **Values under the rule.** Backward induction over the counter as in tests/oracle_rule.rs:
+//!   `V(., N)` = draw; `V(p, c)` the best over the moves of the negated successor value at
+//!   `c + 1`, or at counter 0 for a move that resets (sectors below are done first). Each
+//!   layer is checked to keep the decisions of the layer above (monotone in the counter) and
+//!   to decide only as the game without the rule does, so a state's values at all counters are
+//!   its result and the largest counter `f` at which it is decided: the value at counter `c`
+//!   is `Win(N - f)` / `Loss(N - f)` for `c <= f`, otherwise a cursed win, blessed loss or
+//!   draw as without the rule. That is what `NMoveRule::at_counter` must give from the stored
+//!   value, at every counter `0..=N` (docs/NMOVE.md).
+//! - **Bars.** The tables store the states without a bar; the solver plays the others out.
+//!   The oracle keeps them as states of their own and compares the stored values with its
+//!   values of the states without a bar.
+//!
+//! Sets whose moving phase the referee plays alike (the same `Rules` fields that it reads with
+//! both hands empty: geometry, fly, remove-from-mills, multiple-removals, stalemate,
+//! repeated-mills, capture) share one oracle; the solver runs for each set and is compared
+//! with it. Sets whose `unsupported_by_tables()` is not empty are skipped (one-time-mill).
+//!
+//! Cost: the referee plays a few million moves a second here, and a 3-3 sector of a flying
+//! set on 24 points has 2.7 million positions with 54 moves each (about a minute of CPU per
+//! set), so the CI test covers the six and three boards, the options the tables follow on the
+//! six board up to 5-4 (bars that matter need five stones sliding), and the 3-3 sector of one
+//! of the five 24-point groups that do not fly, a different one each day; the ignored test
+//! covers every named set up to 3-4 / 4-3 under N = 0, 6 and 100 (10 for Morabaraba).
+
+#[path = "common/naive_rules.rs"]
+mod naive;
+
+use millbase::format::UNUSED;
+use millbase::rules::{NO_SQUARE, RULE_SETS, VARIANTS};
+use millbase::sectors::{SectorIndex, solving_order};
+use millbase::solver::{SolveOptions, SolvedValues, solve_component};
+use millbase::{Color, NMoveRule, Position, RuleValue, Sector, Value, Variant};
+use naive::{Cell, Out, Rules, St};
+use rayon::prelude::*;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Values of a state at a counter under the rule, for its side to move.
+const WIN: i8 = 1;
+const DRAW: i8 = 0;
+const LOSS: i8 = -1;
+
+/// What a state is (per dense slot; extras are always states).
+const NOT_A_STATE: u8 = 0;
+const NORMAL: u8 = 1;
+const BLOCKED_LOSS: u8 = 2;
+const BLOCKED_DRAW: u8 = 3;
+
+/// A general successor: `WON` (the opponent is left with fewer than three stones), or a state
+/// `index` of sector `id` (bits 32..48), with bit 63 set when the turn resets the counter.
+const WON: u64 = u64::MAX;
+const RESETS: u64 = 1 << 63;
+
+/// An undecided state in the rounds without the rule: its index, the position of an
+/// undecided internal successor at its last scan (`NO_WATCH`: none), and the rounds in which
+/// its exits can decide it ([`Oracle::exit_rounds`]).
+type Pending = (u32, u16, (u16, u16));
+
+/// No undecided quiet successor watched.
+const NO_WATCH: u16 = u16::MAX;
+
+/// A state's first counter at which it is decided under the rule: none yet.
+const UNDECIDED: u16 = u16::MAX;
+
+/// A bar: the slide `(from, to)` that closed a side's last mill.
+type Bar = Option<(u8, u8)>;
+
+/// A state with bars: stones of the side to move and of its opponent, and their bars (side to
+/// move first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Key {
+    us: u32,
+    them: u32,
+    bars: [Bar; 2],
+}
+
+/// The sector id of `a-b` (side to move `a` stones).
+fn sector_id(a: usize, b: usize) -> usize {
+    a * 32 + b
+}
+
+/// Binomial coefficients and the point sets of each size in colex order (increasing numbers).
+struct Sets {
+    choose: [[u32; 25]; 25],
+    by_size: Vec<Vec<u32>>,
+}
+
+impl Sets {
+    fn new(n: usize, max: usize) -> Sets {
+        let mut choose = [[0u32; 25]; 25];
+        for i in 0..25 {
+            choose[i][0] = 1;
+            for k in 1..=i {
+                choose[i][k] = choose[i - 1][k - 1] + choose[i - 1][k];
+            }
+        }
+        let by_size: Vec<Vec<u32>> = (0..=max)
+            .map(|k| {
+                (0u32..1 << n)
+                    .filter(|s| s.count_ones() as usize == k)
+                    .collect()
+            })
+            .collect();
+        let sets = Sets { choose, by_size };
+        for (k, list) in sets.by_size.iter().enumerate() {
+            assert_eq!(list.len() as u32, sets.choose[n][k]);
+            for (i, &s) in list.iter().enumerate().step_by(97) {
+                assert_eq!(sets.rank(s) as usize, i, "colex rank of {s:#x}");
+            }
+        }
+        sets
+    }
+
+    /// Colex rank among the sets of the same size: the sum of C(p_i, i) over the points
+    /// p_1 < p_2 < ... (i from 1).
+    fn rank(&self, mut set: u32) -> u32 {
+        let (mut rank, mut i) = (0, 1);
+        while set != 0 {
+            rank += self.choose[set.trailing_zeros() as usize][i];
+            set &= set - 1;
+            i += 1;
+        }
+        rank
+    }
+}
+
+/// Successors of some states, as built: per state its kind, its quiet successors (dense
+/// states only: the rank of the mover's new stones in the partner's block of our `them`) and
+/// its general ones.
+#[derive(Default)]
+struct Links {
+    kind: Vec<u8>,
+    qnext: Vec<u32>,
+    quiet: Vec<u16>,
+    gnext: Vec<u32>,
+    general: Vec<u64>,
+    /// General successors that are states with a bar, to be numbered: (position in
+    /// `general`, sector id, key).
+    pending: Vec<(u32, usize, Key)>,
+}
+
+impl Links {
+    fn new() -> Links {
+        Links {
+            qnext: vec![0],
+            gnext: vec![0],
+            ..Links::default()
+        }
+    }
+
+    fn quiet_of(&self, i: usize) -> &[u16] {
+        &self.quiet[self.qnext[i] as usize..self.qnext[i + 1] as usize]
+    }
+
+    fn general_of(&self, i: usize) -> &[u64] {
+        &self.general[self.gnext[i] as usize..self.gnext[i + 1] as usize]
+    }
+
+    /// Append the states of `other`.
+    fn extend(&mut self, other: Links) {
+        let (q0, g0) = (self.quiet.len() as u32, self.general.len() as u32);
+        self.kind.extend(other.kind);
+        self.qnext.extend(other.qnext[1..].iter().map(|x| x + q0));
+        self.quiet.extend(other.quiet);
+        self.gnext.extend(other.gnext[1..].iter().map(|x| x + g0));
+        self.general.extend(other.general);
+        self.pending
+            .extend(other.pending.into_iter().map(|(p, s, k)| (p + g0, s, k)));
+    }
+}
+
+/// The states of a sector and their values.
+struct SectorStates {
+    a: usize,
+    b: usize,
+    /// `sets(b).len()`: dense index = rank(us) * nb + rank(them).
+    nb: usize,
+    dense: usize,
+    /// States with a bar: local index `dense + i`.
+    extras: Vec<Key>,
+    extra_ids: HashMap<Key, u32>,
+    /// Successors of the dense states, by block (the side to move's stone set), and of the
+    /// extras.
+    blocks: Vec<Links>,
+    extra_links: Links,
+    /// Values without the rule (`None`: undecided, a draw once solved).
+    free: Vec<Option<Value>>,
+    /// Under the rule being checked: the value at counter 0 and the largest counter at which
+    /// the state is decided.
+    ruled: Vec<i8>,
+    first: Vec<u16>,
+}
+
+impl SectorStates {
+    fn len(&self) -> usize {
+        self.dense + self.extras.len()
+    }
+
+    fn kind(&self, i: usize) -> u8 {
+        if i < self.dense {
+            self.blocks[i / self.nb].kind[i % self.nb]
+        } else {
+            self.extra_links.kind[i - self.dense]
+        }
+    }
+}
+
+/// What the oracle saw, for the report and to show that the options came into play.
+#[derive(Clone, Debug, Default)]
+struct Census {
+    states: u64,
+    bar_states: u64,
+    blocked_loss: u64,
+    blocked_draw: u64,
+    /// Turns that take k stones and leave a game going (`takes[k]`), and turns that win.
+    takes: [u64; 6],
+    wins_at_once: u64,
+    /// Bar states whose value differs from the same stones without bars.
+    bars_that_matter: u64,
+}
+
+/// The oracle for one moving-phase rule set (the referee's rules) over the sectors below some
+/// targets.
+struct Oracle {
+    r: Rules,
+    sets: Sets,
+    /// Sectors by id (`sector_id`).
+    sectors: Vec<Option<SectorStates>>,
+    /// Components (one sector, or a sector and its colour-swapped partner), from the top down.
+    comps: Vec<Vec<usize>>,
+    census: Census,
+}
+
+impl Oracle {
+    /// Explore from the `targets` (moving sectors `a-b`) down, then solve without the rule.
+    fn build(r: Rules, targets: &[(usize, usize)]) -> Oracle {
+        let max = targets.iter().map(|&(a, b)| a.max(b)).max().unwrap();
+        let mut o = Oracle {
+            sets: Sets::new(r.n, max),
+            r,
+            sectors: (0..32 * 32).map(|_| None).collect(),
+            comps: Vec::new(),
+            census: Census::default(),
+        };
+        for &(a, b) in targets {
+            o.ensure(a, b);
+            o.ensure(b, a);
+        }
+        // Top down: a component's states with a bar come only from the components above.
+        let mut done = vec![false; 32 * 32];
+        loop {
+            let next = (0..o.sectors.len())
+                .filter(|&id| o.sectors[id].is_some() && !done[id])
+                .max_by_key(|&id| {
+                    let s = o.sectors[id].as_ref().unwrap();
+                    (s.a + s.b, id)
+                });
+            let Some(id) = next else { break };
+            let s = o.sectors[id].as_ref().unwrap();
+            let (a, b) = (s.a, s.b);
+            o.ensure(b, a);
+            let comp = if a == b {
+                vec![id]
+            } else {
+                vec![id, sector_id(b, a)]
+            };
+            for &c in &comp {
+                done[c] = true;
+            }
+            let t = Instant::now();
+            o.link(&comp);
+            eprintln!("  linked {}: {:.1?}", o.comp_name(&comp), t.elapsed());
+            o.comps.push(comp);
+        }
+        for k in (0..o.comps.len()).rev() {
+            let t = Instant::now();
+            let rounds = o.solve_free(k);
+            eprintln!(
+                "  solved {} without the rule: {rounds} rounds, {:.1?}",
+                o.comp_name(&o.comps[k]),
+                t.elapsed()
+            );
+        }
+        o.count();
+        o
+    }
+
+    fn comp_name(&self, comp: &[usize]) -> String {
+        let names: Vec<String> = comp
+            .iter()
+            .map(|&id| {
+                let s = self.sector(id);
+                format!("{}-{}", s.a, s.b)
+            })
+            .collect();
+        names.join("+")
+    }
+
+    fn sector(&self, id: usize) -> &SectorStates {
+        self.sectors[id].as_ref().expect("a sector of the oracle")
+    }
+
+    /// Create sector `a-b` if it is not there yet.
+    fn ensure(&mut self, a: usize, b: usize) {
+        let id = sector_id(a, b);
+        if self.sectors[id].is_some() {
+            return;
+        }
+        assert!(a >= 3 && b >= 3, "{a}-{b}: the game is over");
+        assert!(a + b < self.r.n, "{a}-{b}: the board could be full");
+        assert!(
+            a.max(b) < self.sets.by_size.len(),
+            "{a}-{b} above the targets"
+        );
+        let nb = self.sets.by_size[b].len();
+        assert!(self.sets.by_size[a].len() <= 1 << 16, "ranks fit 16 bits");
+        self.sectors[id] = Some(SectorStates {
+            a,
+            b,
+            nb,
+            dense: self.sets.by_size[a].len() * nb,
+            extras: Vec::new(),
+            extra_ids: HashMap::new(),
+            blocks: Vec::new(),
+            extra_links: Links::new(),
+            free: Vec::new(),
+            ruled: Vec::new(),
+            first: Vec::new(),
+        });
+    }
+
+    /// The referee's state of `key`, the side to move as White.
+    fn st(&self, key: &Key) -> St {
+        let mut pos = Position::new([key.us, key.them], [0, 0], Color::White);
+        let slide = |bar: Bar| bar.unwrap_or((NO_SQUARE, NO_SQUARE));
+        pos.last_mill_slide = [slide(key.bars[0]), slide(key.bars[1])];
+        St::from_pos(&self.r, &pos)
+    }
+
+    /// The key of the referee's state at the start of a turn (the side to move first).
+    fn key_of(&self, t: &St) -> Key {
+        assert_eq!(t.hand, [0, 0]);
+        assert_eq!(t.rem, [0, 0], "removals pending at the start of a turn");
+        assert!(!t.again && !t.adjacent);
+        let me = t.to_move;
+        let (mut us, mut them) = (0, 0);
+        for p in 0..self.r.n {
+            match t.cell[p] {
+                Cell::Stone(s) if s == me => us |= 1 << p,
+                Cell::Stone(_) => them |= 1 << p,
+                Cell::Empty => {}
+                Cell::Mark => panic!("a mark in the moving phase"),
+            }
+        }
+        let bar = |b: Option<(usize, usize)>| b.map(|(f, t)| (f as u8, t as u8));
+        Key {
+            us,
+            them,
+            bars: [bar(t.last[me]), bar(t.last[1 - me])],
+        }
+    }
+
+    /// The ends of the turns the side to move of `st` can play (its stone moves, each with
+    /// every sequence of the removals it gives): `None` when the opponent is left with fewer
+    /// than three stones, otherwise the state reached, the other side to move.
+    fn turns(&self, st: &St) -> Vec<Option<St>> {
+        let r = &self.r;
+        let me = st.to_move;
+        let mut out = Vec::new();
+        let mut todo = vec![st.clone()];
+        while let Some(s) = todo.pop() {
+            for mv in s.moves(r) {
+                let (t, _) = s.play(r, mv);
+                if t.too_few(r, 0) || t.too_few(r, 1) {
+                    assert!(t.too_few(r, 1 - me) && !t.too_few(r, me));
+                    assert_eq!(t.outcome(r), Some(Out::Loss), "the loser is to move");
+                    out.push(None);
+                } else if t.to_move == me {
+                    assert!(t.rem[me] > 0, "the same side moves again");
+                    todo.push(t);
+                } else {
+                    out.push(Some(t));
+                }
+            }
+        }
+        out
+    }
+
+    /// Add state `key` and its successors to `links` (`dense`: a state without a bar, whose
+    /// quiet successors go to `quiet` as ranks in the partner's block of our `them`).
+    fn add_state(&self, key: &Key, dense: bool, links: &mut Links, census: &mut Census) {
+        let r = &self.r;
+        let st = self.st(key);
+        let stones = (key.us | key.them).count_ones();
+        let turns = self.turns(&st);
+        // The referee's outcome is `None` exactly when the side to move has a move (asserted
+        // where it has none; `turns` plays only legal moves of a game going on).
+        let kind = match turns.is_empty() {
+            false => NORMAL,
+            true => match st.outcome(r) {
+                Some(Out::Loss) => BLOCKED_LOSS,
+                Some(Out::Draw) => BLOCKED_DRAW,
+                other => panic!("{key:?}: no move, outcome {other:?}"),
+            },
+        };
+        census.states += 1;
+        census.blocked_loss += u64::from(kind == BLOCKED_LOSS);
+        census.blocked_draw += u64::from(kind == BLOCKED_DRAW);
+        links.kind.push(kind);
+        for t in turns {
+            let Some(t) = t else {
+                census.wins_at_once += 1;
+                links.general.push(WON);
+                continue;
+            };
+            let next = self.key_of(&t);
+            assert_eq!(next.us & !key.them, 0, "the opponent's stones moved");
+            let (a, b) = (next.us.count_ones(), next.them.count_ones());
+            let taken = stones - (a + b);
+            let quiet = taken == 0;
+            if quiet {
+                assert_eq!(
+                    next.us, key.them,
+                    "a quiet move changed the opponent's stones"
+                );
+            } else {
+                census.takes[taken as usize] += 1;
+            }
+            let id = sector_id(a as usize, b as usize);
+            let flag = if quiet { 0 } else { RESETS };
+            if next.bars == [None, None] {
+                if quiet && dense {
+                    links.quiet.push(self.sets.rank(next.them) as u16);
+                } else {
+                    let index = self.sets.rank(next.us) as u64
+                        * self.sets.by_size[b as usize].len() as u64
+                        + self.sets.rank(next.them) as u64;
+                    links.general.push(flag | (id as u64) << 32 | index);
+                }
+            } else {
+                assert!(self.r.restricted, "a bar without repeated-mills=restricted");
+                links.pending.push((links.general.len() as u32, id, next));
+                links.general.push(flag | (id as u64) << 32);
+            }
+        }
+        links.qnext.push(links.quiet.len() as u32);
+        links.gnext.push(links.general.len() as u32);
+    }
+
+    /// Number the states with a bar that `links` leads to (creating their sectors), returning
+    /// the new ones of the component `comp` (to be linked in turn).
+    fn number_pending(&mut self, links: &mut Links, comp: &[usize]) -> Vec<(usize, Key)> {
+        let mut new = Vec::new();
+        for (at, id, key) in std::mem::take(&mut links.pending) {
+            let (a, b) = (key.us.count_ones() as usize, key.them.count_ones() as usize);
+            self.ensure(a, b);
+            let s = self.sectors[id].as_mut().unwrap();
+            let next = s.dense + s.extras.len();
+            let index = *s.extra_ids.entry(key).or_insert_with(|| {
+                s.extras.push(key);
+                if comp.contains(&id) {
+                    new.push((id, key));
+                }
+                next as u32
+            });
+            links.general[at as usize] |= index as u64;
+        }
+        for w in links.general.iter() {
+            if *w != WON {
+                let id = (*w >> 32 & 0xFFFF) as usize;
+                if self.sectors[id].is_none() {
+                    self.ensure(id / 32, id % 32);
+                }
+            }
+        }
+        new
+    }
+
+    /// Build the successors of every state of component `comp`.
+    fn link(&mut self, comp: &[usize]) {
+        let mut census = Census::default();
+        for &id in comp {
+            let s = self.sector(id);
+            let (a, b) = (s.a, s.b);
+            let them_sets = &self.sets.by_size[b];
+            let mut blocks: Vec<(Links, Census)> = self.sets.by_size[a]
+                .par_iter()
+                .map(|&us| {
+                    let mut links = Links::new();
+                    let mut census = Census::default();
+                    for &them in them_sets {
+                        if us & them != 0 {
+                            links.kind.push(NOT_A_STATE);
+                            links.qnext.push(links.quiet.len() as u32);
+                            links.gnext.push(links.general.len() as u32);
+                            continue;
+                        }
+                        let key = Key {
+                            us,
+                            them,
+                            bars: [None, None],
+                        };
+                        self.add_state(&key, true, &mut links, &mut census);
+                    }
+                    links.quiet.shrink_to_fit();
+                    links.general.shrink_to_fit();
+                    (links, census)
+                })
+                .collect();
+            for (links, c) in blocks.iter_mut() {
+                census.add(c);
+                let new = self.number_pending(links, comp);
+                assert!(
+                    new.is_empty(),
+                    "a quiet move from a state without bars set one"
+                );
+            }
+            self.sectors[id].as_mut().unwrap().blocks = blocks.into_iter().map(|b| b.0).collect();
+        }
+        // States with a bar: those the components above lead to, and those they lead to here.
+        let mut todo: Vec<(usize, Key)> = comp
+            .iter()
+            .flat_map(|&id| self.sector(id).extras.iter().map(move |&k| (id, k)))
+            .collect();
+        while !todo.is_empty() {
+            let results: Vec<(usize, Links, Census)> = todo
+                .par_chunks(4096)
+                .flat_map_iter(|chunk| {
+                    let mut out: Vec<(usize, Links, Census)> = Vec::new();
+                    for &(id, key) in chunk {
+                        if out.last().is_none_or(|x| x.0 != id) {
+                            out.push((id, Links::new(), Census::default()));
+                        }
+                        let (_, links, census) = out.last_mut().unwrap();
+                        census.bar_states += 1;
+                        self.add_state(&key, false, links, census);
+                    }
+                    out
+                })
+                .collect();
+            todo.clear();
+            for (id, mut links, c) in results {
+                census.add(&c);
+                todo.extend(self.number_pending(&mut links, comp));
+                self.sectors[id].as_mut().unwrap().extra_links.extend(links);
+            }
+        }
+        for &id in comp {
+            let s = self.sector(id);
+            assert_eq!(s.extra_links.kind.len(), s.extras.len());
+        }
+        self.census.add(&census);
+    }
+
+    /// The value without the rule of general successor `g`.
+    fn free_of(&self, g: u64) -> Option<Value> {
+        if g == WON {
+            return Some(Value::Loss(0));
+        }
+        let s = self.sector((g >> 32 & 0xFFFF) as usize);
+        s.free[(g & 0xFFFF_FFFF) as usize]
+    }
+
+    /// Round `r` for an undecided state: its value if it is decided at distance `r`, from the
+    /// values of its successors after round `r - 1` (its quiet successors' values `quiet`),
+    /// and the position in `quiet` of the first undecided one (`NO_WATCH`: none).
+    fn scan(
+        &self,
+        r: u16,
+        quiet: impl Iterator<Item = Option<Value>>,
+        general: &[u64],
+    ) -> (Option<Value>, u16) {
+        let mut all_won = true;
+        let mut slowest = 0;
+        let mut watch = NO_WATCH;
+        let general = general.iter().map(|&g| (NO_WATCH, self.free_of(g)));
+        for (k, next) in quiet.enumerate().map(|(k, v)| (k as u16, v)).chain(general) {
+            match next {
+                Some(Value::Loss(d)) if d + 1 == r => return (Some(Value::Win(r)), watch),
+                Some(Value::Loss(d)) => {
+                    assert!(d + 1 > r, "a win in {} missed in round {r}", d + 1);
+                    all_won = false;
+                }
+                Some(Value::Win(d)) => slowest = slowest.max(d),
+                Some(Value::Draw) => all_won = false,
+                None => {
+                    all_won = false;
+                    if watch == NO_WATCH {
+                        watch = k;
+                    }
+                }
+            }
+        }
+        if all_won {
+            assert!(
+                slowest + 1 >= r,
+                "a loss in {} missed in round {r}",
+                slowest + 1
+            );
+            ((slowest + 1 == r).then_some(Value::Loss(r)), watch)
+        } else {
+            (None, watch)
+        }
+    }
+
+    /// The rounds in which the exits (general successors that reset the counter, whose values
+    /// are final) of a state can decide it: a win through a lost exit, and a loss when every exit is won.
+    fn exit_rounds(&self, general: &[u64]) -> (u16, u16) {
+        let mut win = u16::MAX;
+        let mut loss = 0;
+        let mut all_won = true;
+        for &g in general.iter().filter(|&&g| g == WON || g & RESETS != 0) {
+            match self.free_of(g) {
+                Some(Value::Loss(k)) => {
+                    win = win.min(k + 1);
+                    all_won = false;
+                }
+                Some(Value::Win(k)) => loss = loss.max(k + 1),
+                _ => all_won = false,
+            }
+        }
+        (win, if all_won { loss } else { u16::MAX })
+    }
+
+    /// Solve component `k` without the rule (its exits solved); returns the rounds.
+    fn solve_free(&mut self, k: usize) -> u16 {
+        let comp = self.comps[k].clone();
+        for &id in &comp {
+            let s = self.sectors[id].as_mut().unwrap();
+            let mut free = vec![None; s.len()];
+            for (i, f) in free.iter_mut().enumerate() {
+                *f = match s.kind(i) {
+                    BLOCKED_LOSS => Some(Value::Loss(0)),
+                    BLOCKED_DRAW | NOT_A_STATE => Some(Value::Draw),
+                    _ => None,
+                };
+            }
+            s.free = free;
+        }
+        let partner = |j: usize| comp.len() - 1 - j;
+        // Per comp sector: its undecided states, each with the position of an undecided
+        // internal successor at its last scan (`NO_WATCH`: none), and the rounds in which its
+        // exits can decide it.
+        let mut pending: Vec<Vec<Pending>> = comp
+            .iter()
+            .map(|&id| {
+                let s = self.sector(id);
+                (0..s.len())
+                    .into_par_iter()
+                    .filter(|&i| s.free[i].is_none())
+                    .map(|i| (i as u32, NO_WATCH, self.exit_rounds(self.general(s, i))))
+                    .collect()
+            })
+            .collect();
+        let last_trigger = pending
+            .iter()
+            .flatten()
+            .flat_map(|&(_, _, (w, l))| [w, l])
+            .filter(|&x| x != u16::MAX)
+            .max()
+            .unwrap_or(0);
+        // Per comp sector: were states without a bar decided / lost in the last round, by
+        // block (the side to move's stones), and states with a bar at all?
+        let flags = |id: usize| vec![true; self.sector(id).blocks.len() + 1];
+        let mut changed: Vec<Vec<bool>> = comp.iter().map(|&id| flags(id)).collect();
+        let mut lost: Vec<Vec<bool>> = comp.iter().map(|&id| flags(id)).collect();
+        let mut r = 1u16;
+        loop {
+            let mut decided: Vec<Vec<(usize, Value)>> = Vec::new();
+            for (j, &id) in comp.iter().enumerate() {
+                let s = self.sector(id);
+                let p = self.sector(comp[partner(j)]);
+                let (changed, lost) = (&changed[partner(j)], &lost[partner(j)]);
+                let xb = p.blocks.len(); // the flag of the partner's states with a bar
+                // A round-r decision needs a successor decided in round r - 1: a win one that
+                // was lost then, a loss every one decided (the watched one, or with none
+                // watched any that changed); or an exit's round. The internal successors of a
+                // state lie in the partner's block of our `them`, or have a bar.
+                let found: Vec<(usize, Value)> = pending[j]
+                    .par_iter_mut()
+                    .filter_map(|(i, watch, (w, l))| {
+                        let i = *i as usize;
+                        let (quiet, general, t) = if i < s.dense {
+                            let links = &s.blocks[i / s.nb];
+                            let t = i % s.nb;
+                            (links.quiet_of(t), links.general_of(t), t)
+                        } else {
+                            let e = i - s.dense;
+                            let t = self.sets.rank(s.extras[e].them) as usize;
+                            (&[][..], s.extra_links.general_of(e), t)
+                        };
+                        let base = t * p.nb;
+                        let needed = r == 1
+                            || *w == r
+                            || *l == r
+                            || lost[t]
+                            || lost[xb]
+                            || match *watch {
+                                NO_WATCH => changed[t] || changed[xb],
+                                k if (k as usize) < quiet.len() => {
+                                    p.free[base + quiet[k as usize] as usize].is_some()
+                                }
+                                k => self.free_of(general[k as usize - quiet.len()]).is_some(),
+                            };
+                        if !needed {
+                            return None;
+                        }
+                        let values = quiet.iter().map(|&q| p.free[base + q as usize]);
+                        let (v, k) = self.scan(r, values, general);
+                        *watch = k;
+                        Some((i, v?))
+                    })
+                    .collect();
+                decided.push(found);
+            }
+            let count: usize = decided.iter().map(Vec::len).sum();
+            for (j, (&id, found)) in comp.iter().zip(decided).enumerate() {
+                let s = self.sectors[id].as_mut().unwrap();
+                changed[j].fill(false);
+                lost[j].fill(false);
+                let xb = s.blocks.len();
+                for (i, v) in found {
+                    s.free[i] = Some(v);
+                    let b = if i < s.dense { i / s.nb } else { xb };
+                    changed[j][b] = true;
+                    lost[j][b] |= matches!(v, Value::Loss(_));
+                }
+                let s = self.sector(id);
+                pending[j].retain(|x| s.free[x.0 as usize].is_none());
+            }
+            if count == 0 && r > last_trigger {
+                // Undecided: drawn.
+                for &id in &comp {
+                    let s = self.sectors[id].as_mut().unwrap();
+                    for f in s.free.iter_mut().filter(|f| f.is_none()) {
+                        *f = Some(Value::Draw);
+                    }
+                }
+                return r;
+            }
+            r += 1;
+        }
+    }
+
+    /// The general successors of state `i` of sector `s`.
+    fn general<'a>(&self, s: &'a SectorStates, i: usize) -> &'a [u64] {
+        if i < s.dense {
+            s.blocks[i / s.nb].general_of(i % s.nb)
+        } else {
+            s.extra_links.general_of(i - s.dense)
+        }
+    }
+
+    /// Tally the values and what the bars change.
+    fn count(&mut self) {
+        let mut matter = 0;
+        for s in self.sectors.iter().flatten() {
+            for (e, key) in s.extras.iter().enumerate() {
+                let plain =
+                    self.sets.rank(key.us) as usize * s.nb + self.sets.rank(key.them) as usize;
+                if s.free[s.dense + e] != s.free[plain] {
+                    matter += 1;
+                }
+            }
+        }
+        self.census.bars_that_matter = matter;
+    }
+
+    /// Solve every component under the N-move rule `n` (bottom up), keeping each state's value
+    /// at counter 0 and the largest counter at which it is decided. Asserts that every layer
+    /// keeps the decisions of the layer above and decides only as the game without the rule.
+    fn solve_rule(&mut self, n: u16) {
+        assert!(n > 0);
+        for k in (0..self.comps.len()).rev() {
+            let comp = self.comps[k].clone();
+            let partner = |j: usize| comp.len() - 1 - j;
+            let pos = |id: usize| comp.iter().position(|&c| c == id);
+            // Layers at counter c + 1 (`above`) and c (`layer`); counter n: drawn.
+            let mut above: Vec<Vec<i8>> = comp
+                .iter()
+                .map(|&id| vec![DRAW; self.sector(id).len()])
+                .collect();
+            let mut first: Vec<Vec<u16>> = comp
+                .iter()
+                .map(|&id| vec![UNDECIDED; self.sector(id).len()])
+                .collect();
+            let mut changed: Vec<Vec<bool>> = comp
+                .iter()
+                .map(|&id| vec![true; self.sector(id).blocks.len()])
+                .collect();
+            for c in (0..n).rev() {
+                let value_of = |g: u64, above: &Vec<Vec<i8>>| -> i8 {
+                    if g == WON {
+                        return LOSS;
+                    }
+                    let id = (g >> 32 & 0xFFFF) as usize;
+                    let i = (g & 0xFFFF_FFFF) as usize;
+                    if g & RESETS != 0 {
+                        self.sector(id).ruled[i]
+                    } else {
+                        above[pos(id).expect("a quiet move stays in the component")][i]
+                    }
+                };
+                let best = |kind: u8, quiet: &mut dyn Iterator<Item = i8>, general: &[u64]| -> i8 {
+                    match kind {
+                        BLOCKED_LOSS => return LOSS,
+                        BLOCKED_DRAW | NOT_A_STATE => return DRAW,
+                        _ => {}
+                    }
+                    let mut best = LOSS;
+                    for x in quiet.chain(general.iter().map(|&g| value_of(g, &above))) {
+                        best = best.max(-x);
+                        if best == WIN {
+                            break;
+                        }
+                    }
+                    best
+                };
+                let mut layer: Vec<Vec<i8>> = Vec::new();
+                for (j, &id) in comp.iter().enumerate() {
+                    let s = self.sector(id);
+                    let pj = partner(j);
+                    let flags = &changed[pj];
+                    let prev = &above[j];
+                    let pa = &above[pj];
+                    let pnb = self.sector(comp[pj]).nb;
+                    let mut out: Vec<i8> = s
+                        .blocks
+                        .par_iter()
+                        .enumerate()
+                        .flat_map_iter(|(u, links)| {
+                            (0..s.nb).map(move |t| {
+                                let i = u * s.nb + t;
+                                if c + 1 < n && !flags[t] {
+                                    return prev[i];
+                                }
+                                let base = t * pnb;
+                                let mut quiet =
+                                    links.quiet_of(t).iter().map(|&q| pa[base + q as usize]);
+                                best(links.kind[t], &mut quiet, links.general_of(t))
+                            })
+                        })
+                        .collect();
+                    let extras = &s.extra_links;
+                    out.extend(
+                        (0..s.extras.len())
+                            .into_par_iter()
+                            .map(|e| {
+                                best(
+                                    extras.kind[e],
+                                    &mut std::iter::empty(),
+                                    extras.general_of(e),
+                                )
+                            })
+                            .collect::<Vec<_>>(),
+                    );
+                    layer.push(out);
+                }
+                let mut any = false;
+                for (j, &id) in comp.iter().enumerate() {
+                    let s = self.sector(id);
+                    let flags = &mut changed[j];
+                    flags.fill(false);
+                    for (i, (&x, &y)) in layer[j].iter().zip(&above[j]).enumerate() {
+                        if x == y {
+                            continue;
+                        }
+                        assert_eq!(y, DRAW, "counter {c}: a decided state changed below");
+                        let free = s.free[i].unwrap_or(Value::Draw);
+                        let sign = match free {
+                            Value::Win(_) => WIN,
+                            Value::Loss(_) => LOSS,
+                            Value::Draw => DRAW,
+                        };
+                        assert_eq!(x, sign, "decided under the rule, not so without it");
+                        first[j][i] = c;
+                        any = true;
+                        if i < s.dense {
+                            flags[i / s.nb] = true;
+                        }
+                    }
+                }
+                above = layer;
+                if !any {
+                    break; // every lower layer is this one
+                }
+            }
+            for (j, &id) in comp.iter().enumerate() {
+                let s = self.sectors[id].as_mut().unwrap();
+                s.ruled = std::mem::take(&mut above[j]);
+                s.first = std::mem::take(&mut first[j]);
+            }
+        }
+    }
+
+    /// Every sector, as `Sector`s.
+    fn scope(&self) -> BTreeSet<Sector> {
+        self.sectors
+            .iter()
+            .flatten()
+            .map(|s| Sector::moving(s.a as u8, s.b as u8))
+            .collect()
+    }
+}
+
+impl Census {
+    fn add(&mut self, o: &Census) {
+        self.states += o.states;
+        self.bar_states += o.bar_states;
+        self.blocked_loss += o.blocked_loss;
+        self.blocked_draw += o.blocked_draw;
+        for (a, b) in self.takes.iter_mut().zip(&o.takes) {
+            *a += b;
+        }
+        self.wins_at_once += o.wins_at_once;
+    }
+}
+
+/// Solve `targets` and what they need with the solver under `rule`, in solving order.
+fn solve_all(v: &Variant, targets: &[Sector], rule: NMoveRule) -> SolvedValues {
+    let mut solved = SolvedValues::new();
+    let options = SolveOptions {
+        rule,
+        ..SolveOptions::default()
+    };
+    for c in solving_order(v, targets) {
+        for out in solve_component(v, &c, &solved, &options).unwrap() {
+            solved.insert(out.sector, Arc::new(out.values));
+        }
+    }
+    solved
+}
+
+/// What comparing one set under one rule found.
+#[derive(Default)]
+struct Tally {
+    /// Positions compared (each raw position without a bar), and (position, counter) pairs.
+    positions: u64,
+    pairs: u64,
+    wins: u64,
+    losses: u64,
+    cursed: u64,
+    blessed: u64,
+    longest: u16,
+    mismatches: u64,
+    examples: Vec<String>,
+}
+
+impl Tally {
+    /// Add the counts of `other` and at most `examples` of its examples.
+    fn add(&mut self, other: Tally, examples: usize) {
+        self.positions += other.positions;
+        self.pairs += other.pairs;
+        self.wins += other.wins;
+        self.losses += other.losses;
+        self.cursed += other.cursed;
+        self.blessed += other.blessed;
+        self.longest = self.longest.max(other.longest);
+        self.mismatches += other.mismatches;
+        self.examples
+            .extend(other.examples.into_iter().take(examples));
+    }
+}
+
+/// Compare every stored value of `v` solved under `n` (0: no rule) with the oracle (solved
+/// under the same rule): every raw position without a bar at every counter `0..=n`. Asserts
+/// that the positions compared hit exactly the slots the solver uses.
+fn compare(o: &Oracle, v: &Variant, targets: &[Sector], n: u16) -> Tally {
+    let rule = NMoveRule::new(n).unwrap();
+    let solved = solve_all(v, targets, rule);
+    let scope: BTreeSet<Sector> = solved.keys().copied().collect();
+    assert_eq!(
+        scope,
+        o.scope(),
+        "{}: the solver's sectors are the oracle's",
+        v.name
+    );
+    let mut tally = Tally::default();
+    for s in o.sectors.iter().flatten() {
+        let sector = Sector::moving(s.a as u8, s.b as u8);
+        let index = &SectorIndex::new(v, sector);
+        let table = &solved[&sector];
+        let them_sets = &o.sets.by_size[s.b];
+        // Per dense state: the slot (u32::MAX: not a state).
+        let slots: Vec<u32> = o.sets.by_size[s.a]
+            .par_iter()
+            .flat_map_iter(|&us| {
+                them_sets.iter().map(move |&them| match us & them {
+                    0 => index.slot(us, them) as u32,
+                    _ => u32::MAX,
+                })
+            })
+            .collect();
+        let mut hit = vec![false; table.len()];
+        for &slot in &slots {
+            if slot != u32::MAX {
+                hit[slot as usize] = true;
+            }
+        }
+        for (slot, (&h, &code)) in hit.iter().zip(table.iter()).enumerate() {
+            assert_eq!(
+                h,
+                code != UNUSED,
+                "{} {sector} slot {slot}: used iff a position",
+                v.name
+            );
+        }
+        let expected = |i: usize, c: u16| -> RuleValue {
+            let free = s.free[i].unwrap_or(Value::Draw);
+            if n == 0 {
+                return match free {
+                    Value::Win(d) => RuleValue::Win(d),
+                    Value::Loss(d) => RuleValue::Loss(d),
+                    Value::Draw => RuleValue::Draw,
+                };
+            }
+            let f = s.first[i];
+            if f != UNDECIDED && c <= f {
+                return match s.ruled[i] {
+                    WIN => RuleValue::Win(n - f),
+                    _ => RuleValue::Loss(n - f),
+                };
+            }
+            match free {
+                Value::Win(_) => RuleValue::CursedWin,
+                Value::Loss(_) => RuleValue::BlessedLoss,
+                Value::Draw => RuleValue::Draw,
+            }
+        };
+        let part = slots
+            .par_iter()
+            .enumerate()
+            .filter(|x| *x.1 != u32::MAX)
+            .fold(Tally::default, |mut t, (i, &slot)| {
+                let stored = Value::decode(table[slot as usize]).expect("a used slot");
+                t.positions += 1;
+                let bad = (0..=n).find(|&c| {
+                    let theirs = if n == 0 {
+                        rule.at_counter(stored, 0)
+                    } else {
+                        rule.at_counter(stored, c as u32)
+                    };
+                    expected(i, c) != theirs
+                });
+                t.pairs += n as u64 + 1;
+                match expected(i, 0) {
+                    RuleValue::Win(d) => {
+                        t.wins += 1;
+                        t.longest = t.longest.max(d);
+                    }
+                    RuleValue::Loss(d) => {
+                        t.losses += 1;
+                        t.longest = t.longest.max(d);
+                    }
+                    RuleValue::CursedWin => t.cursed += 1,
+                    RuleValue::BlessedLoss => t.blessed += 1,
+                    RuleValue::Draw => {}
+                }
+                if let Some(c) = bad {
+                    t.mismatches += 1;
+                    if t.examples.len() < 3 {
+                        let us = o.sets.by_size[s.a][i / s.nb];
+                        let them = them_sets[i % s.nb];
+                        let pos = Position::new([us, them], [0, 0], Color::White);
+                        t.examples.push(format!(
+                            "{} N = {n}, sector {sector}, counter {c}: {} — oracle {:?}, \
+                             solver stores {stored:?} ({:?} at this counter)",
+                            v.name,
+                            millbase::notation::format_position(v, &pos),
+                            expected(i, c),
+                            rule.at_counter(stored, c as u32),
+                        ));
+                    }
+                }
+                t
+            })
+            .reduce(Tally::default, |mut a, b| {
+                a.add(b, usize::MAX);
+                a
+            });
+        tally.add(part, 3);
+    }
+    tally
+}
+
+/// The rules of the referee that decide its moving phase (both hands empty, the board never
+/// full): the sets with the same are one game there.
+fn moving_rules(r: &Rules) -> String {
+    format!(
+        "{} {:?} {:?} fly {:?} always {} multiple {} blocked {:?} restricted {} intervention {} \
+         one-time {}",
+        r.n,
+        r.mills,
+        r.adj,
+        r.fly,
+        r.always,
+        r.multiple,
+        r.blocked,
+        r.restricted,
+        r.intervention,
+        r.one_time
+    )
+}
+
+/// Every named set the tables follow (`VARIANTS`, then `RULE_SETS`, each name once), after
+/// asserting that the only one skipped is one-time-mill.
+fn named_sets() -> Vec<Variant> {
+    let mut all: Vec<(&str, Variant)> = VARIANTS.iter().map(|v| (v.name, *v)).collect();
+    all.extend(RULE_SETS.iter().map(|s| (s.name, s.variant)));
+    let skipped: Vec<&str> = all
+        .iter()
+        .filter(|(_, v)| !v.unsupported_by_tables().is_empty())
+        .map(|x| x.0)
+        .collect();
+    assert_eq!(skipped, ["one-time-mill"]);
+    all.into_iter()
+        .filter(|(_, v)| v.unsupported_by_tables().is_empty())
+        .map(|(name, v)| Variant { name, ..v })
+        .collect()
+}
+
+/// One case: sets that share the referee's moving phase, the sectors to go up to, the N-move
+/// rules to check.
+struct Case {
+    sets: Vec<Variant>,
+    targets: Vec<(usize, usize)>,
+    ns: Vec<u16>,
+}
+
+/// Run the cases: build each oracle, compare every set of it under every rule; returns the
+/// censuses (by case) after asserting that nothing disagrees.
+fn run(cases: &[Case]) -> Vec<Census> {
+    let mut censuses = Vec::new();
+    let mut failures = Vec::new();
+    for case in cases {
+        let t = Instant::now();
+        let r = Rules::of(&case.sets[0]);
+        let key = moving_rules(&r);
+        for v in &case.sets {
+            assert_eq!(moving_rules(&Rules::of(v)), key, "{} plays alike", v.name);
+        }
+        let names: Vec<&str> = case.sets.iter().map(|v| v.name).collect();
+        eprintln!("{names:?} up to {:?}:", case.targets);
+        let mut o = Oracle::build(r, &case.targets);
+        eprintln!("  oracle built: {:?}, {:.1?}", o.census, t.elapsed());
+        let targets: Vec<Sector> = case
+            .targets
+            .iter()
+            .map(|&(a, b)| Sector::moving(a as u8, b as u8))
+            .collect();
+        for &n in &case.ns {
+            let t = Instant::now();
+            if n > 0 {
+                o.solve_rule(n);
+            }
+            for v in &case.sets {
+                if n > 0 {
+                    // The rule of these tables is N throughout (no lower endgame N applies).
+                    assert_eq!(v.endgame_rule_below(n), None, "{} N = {n}", v.name);
+                }
+                let tally = compare(&o, v, &targets, n);
+                eprintln!(
+                    "  {} N = {n}: {} positions, {} (position, counter) pairs, {} wins, {} \
+                     losses (longest {}), {} cursed wins, {} blessed losses, {} mismatches",
+                    v.name,
+                    tally.positions,
+                    tally.pairs,
+                    tally.wins,
+                    tally.losses,
+                    tally.longest,
+                    tally.cursed,
+                    tally.blessed,
+                    tally.mismatches
+                );
+                assert!(tally.positions > 0 && tally.wins > 0);
+                failures.extend(tally.examples);
+            }
+            eprintln!("  N = {n}: {:.1?}", t.elapsed());
+        }
+        censuses.push(o.census.clone());
+        eprintln!("  {names:?}: {:.1?} in all", t.elapsed());
+    }
+    assert!(
+        failures.is_empty(),
+        "oracle and solver disagree:\n{}",
+        failures.join("\n")
+    );
+    censuses
+}
+
+/// The named sets grouped by the referee's moving phase, in the order of `named_sets`.
+fn named_groups() -> Vec<Vec<Variant>> {
+    let mut groups: Vec<(String, Vec<Variant>)> = Vec::new();
+    for v in named_sets() {
+        let key = moving_rules(&Rules::of(&v));
+        match groups.iter_mut().find(|g| g.0 == key) {
+            Some(g) => g.1.push(v),
+            None => groups.push((key, vec![v])),
+        }
+    }
+    groups.into_iter().map(|g| g.1).collect()
+}
+
+/// A variant of `name` with `rules` on top.
+fn with(name: &str, rules: &[&str]) -> Variant {
+    Variant::from_rules(name, rules).unwrap()
+}
+
+/// The 24-point groups that do not fly, for the CI test's 3-3 of the day.
+fn rotating_groups() -> Vec<Vec<Variant>> {
+    named_groups()
+        .into_iter()
+        .filter(|g| {
+            let r = Rules::of(&g[0]);
+            r.n == 24 && r.fly.is_none()
+        })
+        .collect()
+}
+
+/// The named sets at 3-3 and beyond where it is cheap; every option the tables follow on the
+/// six board (bars that matter, two-stone captures, stalemate=draw); and the 3-3 sector of one
+/// of the 24-point groups that do not fly, a different one each day (`ORACLE_SET=name` picks
+/// the group of that set instead, flying or not; the ignored test below does them all).
+#[test]
+fn named_sets_and_the_options_the_tables_follow() {
+    let t = Instant::now();
+    let groups = named_groups();
+    let group_of = |name: &str| -> Vec<Variant> {
+        let g = groups.iter().find(|g| g.iter().any(|v| v.name == name));
+        g.unwrap_or_else(|| panic!("no named set {name}")).clone()
+    };
+    let day = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        / 86_400;
+    let rotating = rotating_groups();
+    assert_eq!(rotating.len(), 5);
+    let today = match std::env::var("ORACLE_SET") {
+        Ok(name) => group_of(&name),
+        Err(_) => rotating[day as usize % rotating.len()].clone(),
+    };
+    let names: Vec<&str> = today.iter().map(|v| v.name).collect();
+    eprintln!("the day's group at 3-3: {names:?} (ORACLE_SET=name picks another)");
+    let cases = [
+        Case {
+            sets: group_of("six"),
+            targets: vec![(3, 4)],
+            ns: vec![0, 6],
+        },
+        Case {
+            sets: group_of("three"),
+            targets: vec![(3, 3)],
+            ns: vec![0, 1, 6],
+        },
+        Case {
+            sets: vec![with(
+                "six",
+                &[
+                    "repeated-mills=restricted",
+                    "capture=intervention",
+                    "stalemate=draw",
+                ],
+            )],
+            targets: vec![(5, 4)],
+            ns: vec![0, 6],
+        },
+        Case {
+            sets: today,
+            targets: vec![(3, 3)],
+            ns: vec![0, 6],
+        },
+    ];
+    let census = run(&cases);
+    // The options came into play: blocked sides lose on the six board and draw under
+    // stalemate=draw; positions with a bar (five stones sliding) whose value the bar changes;
+    // captures of two stones into a game going on.
+    assert!(census[0].blocked_loss > 0, "{:?}", census[0]);
+    let c = &census[2];
+    assert!(c.bar_states > 0 && c.bars_that_matter > 0, "{c:?}");
+    assert!(c.takes[2] > 0 && c.blocked_draw > 0, "{c:?}");
+    eprintln!("{:.1?} in all", t.elapsed());
+}
+
+/// Every named set up to 3-4 / 4-3 (three: 3-3) without the rule and under N = 6 and 100 (10
+/// for Morabaraba, whose tables refuse an N above its endgame N of 10), and on the six board
+/// multiple removals with captures up to 5-5. Slow (about a quarter of an hour on two cores):
+/// `cargo test --release --test oracle_rule_sets -- --ignored`.
+#[test]
+#[ignore]
+fn every_named_set_up_to_3_4() {
+    let t = Instant::now();
+    let mut cases: Vec<Case> = named_groups()
+        .into_iter()
+        .map(|sets| {
+            let three = Rules::of(&sets[0]).n == 9;
+            let top = if three { 3 } else { 4 };
+            let long = if sets.iter().any(|v| v.name == "morabaraba") {
+                10
+            } else {
+                100
+            };
+            Case {
+                sets,
+                targets: vec![(3, top)],
+                ns: vec![0, 6, long],
+            }
+        })
+        .collect();
+    cases.push(Case {
+        sets: vec![with(
+            "six",
+            &["multiple-removals=on", "capture=intervention"],
+        )],
+        targets: vec![(5, 5)],
+        ns: vec![0, 6],
+    });
+    let census = run(&cases);
+    let last = census.last().unwrap();
+    assert!(last.takes[2] > 0 && last.takes[3] > 0, "{last:?}");
+    eprintln!("{:.1?} in all", t.elapsed());
+}
+
+/// What the tables refuse: one-time-mill entirely, and under Morabaraba's endgame N-move rule
+/// of 10 an N-move rule above 10; N up to 10 (and none) are solved, and every other named set
+/// is accepted.
+#[test]
+fn tables_refuse_one_time_mill_and_morabaraba_above_n_10() {
+    use millbase::tables::check_rules;
+    use millbase::{GenerateError, GenerateOptions, generate};
+    let targets = [Sector::moving(3, 4)];
+    for v in named_sets() {
+        assert!(check_rules(&v, &targets, false).is_ok(), "{}", v.name);
+    }
+    let otm = Variant::by_name("one-time-mill").unwrap();
+    assert!(matches!(
+        check_rules(&otm, &targets, false),
+        Err(GenerateError::UnsupportedRules { placing: None, .. })
+    ));
+    let v = Variant::by_name("morabaraba").unwrap();
+    for n in [0, 1, 6, 10] {
+        assert_eq!(v.endgame_rule_below(n), None, "N = {n}");
+    }
+    for n in [11, 12, 100] {
+        assert_eq!(v.endgame_rule_below(n), Some(10), "N = {n}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let options = |n| GenerateOptions {
+        rule: NMoveRule::new(n).unwrap(),
+        ..GenerateOptions::default()
+    };
+    let three = [Sector::moving(3, 3)];
+    for n in [11, 100] {
+        let at = dir.path().join(format!("n{n}"));
+        let refused = generate(&v, &at, &three, &options(n));
+        assert!(
+            matches!(&refused, Err(GenerateError::UnsupportedRules { rules, .. })
+                if rules[0].starts_with("endgame-n-move-rule=10")),
+            "N = {n}: {refused:?}"
+        );
+        assert!(!at.exists(), "refused before the directory is made");
+        let at = dir.path().join(format!("otm{n}"));
+        assert!(generate(&otm, &at, &three, &options(n)).is_err());
+    }
+    for n in [0, 6, 10] {
+        let at = dir.path().join(format!("n{n}"));
+        let made = generate(&v, &at, &three, &options(n)).unwrap();
+        assert_eq!(made.len(), 1, "N = {n}");
+    }
+}
