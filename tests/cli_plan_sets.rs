@@ -406,7 +406,10 @@ fn rule_sets_gives_one_entry_per_set_agreeing_with_plan_and_generate() {
         "morabaraba",
     ];
     let flow = ok(&[&emit[..], &["--n-move-rule", "100", "3-3"]].concat());
-    assert!(flow.contains("rule ") && flow.contains("--n-move-rule 100"), "{flow}");
+    assert!(
+        flow.contains("rule ") && flow.contains("--n-move-rule 100"),
+        "{flow}"
+    );
     // The table: a header, one line per set in the same order, then the notes.
     let text = ok(&["plan", "--rule-sets"]);
     let lines: Vec<&str> = text.lines().collect();

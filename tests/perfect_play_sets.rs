@@ -221,7 +221,12 @@ fn derived(tb: &Tablebase, n: u16, pos: &Position) -> Value {
         .map(|m| {
             let next = play(v, pos, m);
             let resets = pos.resets_counter(&next);
-            before(derived(tb, n, &next), resets, n_at(v, n, pos), n_at(v, n, &next))
+            before(
+                derived(tb, n, &next),
+                resets,
+                n_at(v, n, pos),
+                n_at(v, n, &next),
+            )
         })
         .max_by_key(|&x| rank(x))
         .unwrap()
