@@ -57,7 +57,8 @@ pub(crate) fn bar_matters(v: &Variant, own: Bits, hand: u8, other: Bits, bar: Ba
 pub(crate) struct PlayOut<'a> {
     /// The rules.
     pub v: &'a Variant,
-    /// The N-move rule of the stored values.
+    /// The N-move rule the stored values were solved under (each sector under the rule in
+    /// force there, [`NMoveRule::with_stones`]).
     pub rule: NMoveRule,
     /// The stored values.
     pub stored: &'a dyn StoredValues,
@@ -98,6 +99,8 @@ impl PlayOut<'_> {
         let empty = board.full() & !us & !them;
         let moves = MoveSectors::of(v, s);
         let barred = (us_bar.1, us_bar.0);
+        let own = rule.with_stones(v, [s.w, s.b]);
+        let rule_in = |t: Sector| rule.with_stones(v, [t.w, t.b]);
         let mut ex = ExitSummary::default();
         let mut any_move = false;
         // One stone move: its captures and removals, then the opponent moves with its own bar.
@@ -107,7 +110,7 @@ impl PlayOut<'_> {
                 let next = if placed { moves.place } else { moves.slide };
                 let next = next.expect("a quiet move has a sector");
                 let value = self.value(next, them, moved, them_bar, NO_BAR)?;
-                ex.note(rule, value.encode(), placed);
+                ex.note(own, rule_in(next), value.encode(), placed);
                 return Ok(());
             }
             let by_taken = if placed {
@@ -133,7 +136,7 @@ impl PlayOut<'_> {
                 a.removals,
                 &mut |left| match self.value(next, left, moved, them_bar, bar) {
                     Ok(value) => {
-                        ex.note(rule, value.encode(), true);
+                        ex.note(own, rule_in(next), value.encode(), true);
                         false
                     }
                     Err(e) => {
@@ -169,7 +172,7 @@ impl PlayOut<'_> {
         } else if super::blocked_draws(v, empty) {
             Value::Draw
         } else {
-            rule.blocked()
+            own.blocked()
         })
     }
 }

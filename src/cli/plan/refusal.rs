@@ -112,13 +112,6 @@ pub fn graph_models(rule: &str) -> bool {
     !(rule.starts_with("placing-mill=") || rule.starts_with("board-full="))
 }
 
-/// The N of the N-move rule above which tables under an N-move rule are refused, when the
-/// set's own N-move rule of play is above it (`endgame-n-move-rule` lower than
-/// `n-move-rule`: Morabaraba's 10).
-pub fn n_move_rule_limit(v: &Variant) -> Option<u16> {
-    v.endgame_rule_below(v.n_move_rule)
-}
-
 /// "supported", "moving phase only" or "none": which tables a set's whole game can have.
 pub fn tables_word(r: Option<&Refusal>) -> &'static str {
     match r.map(|r| r.scope) {
