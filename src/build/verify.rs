@@ -1,11 +1,10 @@
 //! Independent forward verification: re-derive each stored value from the stored values of
 //! its successors, using the plain move rules (no un-moves, no counters).
 
-use crate::game::rules::{
-    Bits, BoardFull, MIN_STONES, NO_SQUARE, Stalemate, Variant, for_each_removal_set,
-};
+use crate::game::position::Color;
+use crate::game::rules::{Bits, BoardFull, NO_SQUARE, Stalemate, Variant, for_each_removal_set};
 use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
-use crate::sector::graph::{MAX_TAKEN, MoveSectors, can_slide};
+use crate::sector::graph::{MAX_TAKEN, MoveSectors, can_slide, is_live};
 use crate::sector::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
 use crate::sector::reach::ReachFilter;
 use crate::solve::barred::{NO_BAR, PlayOut, StoredValues};
@@ -47,41 +46,65 @@ pub enum Mismatch {
 enum Successor<'a> {
     /// Too few stones would be left: the side to move there has lost.
     Lost,
-    /// The sector's index and stored values.
-    Table(SectorIndex, &'a [u16]),
+    /// The sector's index and stored values, and whether the mover moves again there (its
+    /// values are then the mover's, its positions seen from the mover).
+    Table(SectorIndex, &'a [u16], bool),
     /// The sector's values are not available (or have the wrong size).
     Missing(Sector),
 }
 
 impl<'a> Successor<'a> {
-    fn new(v: &Variant, sector: Sector, lookup: &'a dyn ValueLookup) -> Successor<'a> {
-        if sector.w + sector.wf < MIN_STONES {
+    /// The successor `sector` of a move of the sector `moves` are of (a placement if
+    /// `placed`).
+    fn new(
+        v: &Variant,
+        moves: &MoveSectors,
+        sector: Sector,
+        placed: bool,
+        lookup: &'a dyn ValueLookup,
+    ) -> Successor<'a> {
+        if !moves.leaves_opponent(sector, placed) {
             return Successor::Lost;
         }
+        let again = placed && moves.place_again;
         let index = SectorIndex::new(v, sector);
         match lookup.values(sector) {
-            Some(values) if values.len() as u64 == index.slots() => Successor::Table(index, values),
+            Some(values) if values.len() as u64 == index.slots() => {
+                Successor::Table(index, values, again)
+            }
             _ => Successor::Missing(sector),
         }
     }
 
-    /// The stored value of the position (`us`, `them`) of this sector.
+    /// The value, for the opponent of the mover, of the position reached with the opponent's
+    /// stones `us` and the mover's `them`: the stored value, or when the mover moves again,
+    /// the mover's stored value turned round (a win in `n` for the mover is a loss in `n` for
+    /// the opponent), so that every move's value for the mover follows the same way.
     fn value(&self, us: Bits, them: Bits) -> Result<Value, Mismatch> {
         match self {
             Successor::Lost => Ok(Value::Loss(0)),
-            Successor::Table(index, values) => {
+            Successor::Table(index, values, false) => {
                 let slot = index.slot(us, them);
                 Value::decode(values[slot as usize]).ok_or(Mismatch::Usage(slot))
+            }
+            Successor::Table(index, values, true) => {
+                let slot = index.slot(them, us);
+                let value = Value::decode(values[slot as usize]).ok_or(Mismatch::Usage(slot))?;
+                Ok(match value {
+                    Value::Win(n) => Value::Loss(n),
+                    Value::Loss(n) => Value::Win(n),
+                    Value::Draw => Value::Draw,
+                })
             }
             Successor::Missing(sector) => Err(Mismatch::MissingSector(*sector)),
         }
     }
 
     /// The part of the slot computation shared by the positions of this sector whose side to
-    /// move has the stones `us` (`None` unless this is a table).
+    /// move has the stones `us` (`None` unless this is a table seen from the opponent).
     fn frame(&self, us: Bits) -> Option<UsFrame> {
         match self {
-            Successor::Table(index, _) => Some(index.frame(us)),
+            Successor::Table(index, _, false) => Some(index.frame(us)),
             _ => None,
         }
     }
@@ -90,7 +113,7 @@ impl<'a> Successor<'a> {
     #[inline]
     fn value_in(&self, frame: Option<&UsFrame>, us: Bits, them: Bits) -> Result<Value, Mismatch> {
         match (self, frame) {
-            (Successor::Table(index, values), Some(f)) => {
+            (Successor::Table(index, values, false), Some(f)) => {
                 let slot = index.slot_in_frame(f, index.tables.syms.apply(f.sym, them));
                 Value::decode(values[slot as usize]).ok_or(Mismatch::Usage(slot))
             }
@@ -171,7 +194,13 @@ pub fn verify_sector(
     // The sector each kind of move leads to; a kind of move `s` does not have is never
     // looked up (a mill needs three stones, a removal an opponent's stone).
     let moves = MoveSectors::of(v, s);
-    let successor = |t: Option<Sector>| t.map_or(Successor::Lost, |t| Successor::new(v, t, lookup));
+    let successor = |placed: bool| {
+        move |t: Option<Sector>| {
+            t.map_or(Successor::Lost, |t| {
+                Successor::new(v, &moves, t, placed, lookup)
+            })
+        }
+    };
     // The rule in force here and in each sector a move leads to (the variant's lower endgame
     // N while a side has three stones on the board): a move that resets the counter is
     // decided in one turn when its successor is decided under the successor's rule.
@@ -183,10 +212,10 @@ pub fn verify_sector(
         taking_rules(&moves.slide_taking),
         taking_rules(&moves.place_taking),
     );
-    let slide = successor(moves.slide);
-    let slide_taking = moves.slide_taking.map(successor);
-    let place = successor(moves.place);
-    let place_taking = moves.place_taking.map(successor);
+    let slide = successor(false)(moves.slide);
+    let slide_taking = moves.slide_taking.map(successor(false));
+    let place = successor(true)(moves.place);
+    let place_taking = moves.place_taking.map(successor(true));
     // Under `repeated-mills=restricted` a mill-closing slide leads to a position with a bar:
     // played out over the sectors below (their values are needed then).
     let below = v
@@ -284,7 +313,7 @@ pub fn verify_sector(
                             if let (true, Some(below)) = (a.taken() > 0, bar) {
                                 let next = taking_rules[a.taken() as usize - 1];
                                 let Some(t) = taking_sectors[a.taken() as usize - 1]
-                                    .filter(|t| t.w + t.wf >= MIN_STONES)
+                                    .filter(|&t| moves.leaves_opponent(t, false))
                                 else {
                                     push(Ok(Value::Loss(0)), next, true);
                                     return;
@@ -365,7 +394,14 @@ pub fn verify_sector(
                         note(m, &mut bad);
                         continue;
                     }
-                    let no_move = if (empty == 0 && v.board_full == BoardFull::Draw)
+                    let no_move = if empty == 0
+                        && v.board_full == BoardFull::WhiteLoses
+                        && v.moving_first == Color::Black
+                    {
+                        // Placing filled the board and Black, who placed last, is to move:
+                        // White has lost.
+                        Value::Win(0)
+                    } else if (empty == 0 && v.board_full == BoardFull::Draw)
                         || v.stalemate == Stalemate::Draw
                     {
                         Value::Draw
@@ -424,7 +460,7 @@ impl<'a> LookupBelow<'a> {
         let mut tables = HashMap::new();
         let mut stack: Vec<Sector> = moves.taking().collect();
         while let Some(t) = stack.pop() {
-            if t.w + t.wf < MIN_STONES || tables.contains_key(&t) {
+            if !is_live(v, t) || tables.contains_key(&t) {
                 continue;
             }
             let index = SectorIndex::new(v, t);

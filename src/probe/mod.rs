@@ -236,6 +236,18 @@ impl Tablebase {
                 self.variant.label()
             )));
         }
+        if !self.side_as_stored(pos, sector) {
+            return Err(ProbeError::Impossible(format!(
+                "under moving-first=black the tables of the placing phase hold the positions \
+                 where Black places the last stone, as in every game from the start (White to \
+                 move with as many stones in hand as Black, Black with one more; Black to move \
+                 on a board filled by placing); this position, {} to move with {} and {} in \
+                 hand, has White place the last stone",
+                pos.to_move,
+                pos.in_hand[pos.to_move.index()],
+                pos.in_hand[pos.to_move.other().index()],
+            )));
+        }
         let slot = self.tables.index(sector)?.slot(pos.us(), pos.them());
         if crate::sector::reach::unreachable(&self.variant, sector, pos.us(), pos.them())
             && self.tables.unreachable_dont_care(sector)?
@@ -246,6 +258,23 @@ impl Tablebase {
             )));
         }
         Ok((sector, slot))
+    }
+
+    /// Is the side to move of `pos` (of `sector`) the one the tables hold? Under
+    /// `moving-first=black` the placing phase's tables are solved with Black placing the last
+    /// stone ([`places_again`](crate::sector::graph::places_again)): the side to move is Black
+    /// where it holds more stones in hand than its opponent (it places last), White where it
+    /// holds as many or fewer, and Black on a board filled by placing (Black placed last and
+    /// moves first). Moving-phase positions, and every position under `moving-first=white`,
+    /// are stored for either side.
+    fn side_as_stored(&self, pos: &Position, sector: Sector) -> bool {
+        if self.variant.moving_first != Color::Black
+            || !crate::sector::graph::follows_placing_rules(&self.variant, sector)
+        {
+            return true;
+        }
+        let black = sector.wf > sector.bf || (sector.wf == 0 && sector.bf == 0);
+        (pos.to_move == Color::Black) == black
     }
 
     /// Does a side of `pos` carry a bar (`repeated-mills=restricted`: the slide that closed
@@ -300,7 +329,7 @@ impl Tablebase {
         let mut values = Vec::new();
         for mv in self.moves(pos) {
             let next = play(&self.variant, pos, mv);
-            let code = self.value(&next)?.encode();
+            let code = for_opponent(pos, &next, self.value(&next)?).encode();
             let resets = pos.resets_counter(&next);
             values.push(rule.move_value_into(self.rule_at(&next), code, resets));
         }
@@ -367,8 +396,8 @@ impl Tablebase {
             .map(|mv| {
                 let next = play(&self.variant, pos, mv);
                 let resets = pos.resets_counter(&next);
-                let code = self.value(&next)?.encode();
-                let own = rule.move_value_into(self.rule_at(&next), code, resets);
+                let seen = for_opponent(pos, &next, self.value(&next)?);
+                let own = rule.move_value_into(self.rule_at(&next), seen.encode(), resets);
                 Ok(MoveRuleValue {
                     mv,
                     value: rule.at_counter(own, counter),
@@ -497,7 +526,7 @@ impl Tablebase {
                 let next = play(&self.variant, pos, mv);
                 Ok(MoveValue {
                     mv,
-                    value: self.value(&next)?.before_move(),
+                    value: for_opponent(pos, &next, self.value(&next)?).before_move(),
                 })
             })
             .collect()
@@ -527,9 +556,14 @@ impl Tablebase {
             .into_iter()
             .map(|mv| {
                 let next = play(&self.variant, pos, mv);
+                let wdl = self.wdl(&next)?;
                 Ok(MoveWdl {
                     mv,
-                    wdl: flip(self.wdl(&next)?),
+                    wdl: if next.to_move == pos.to_move {
+                        wdl
+                    } else {
+                        flip(wdl)
+                    },
                 })
             })
             .collect::<Result<Vec<_>, ProbeError>>()?;
@@ -599,6 +633,22 @@ pub enum PvEnd {
     },
     /// The line has the most moves asked for.
     MaxPlies,
+}
+
+/// The value of `next`, reached by a move from `pos`, for the opponent of the side that made
+/// the move: `value` (the value for the side to move in `next`) as it is when the opponent is
+/// to move there, turned round when the mover moves again (a placement that ends placing under
+/// `moving-first=black`, Black's). The move's value for the mover then follows as for any
+/// move ([`Value::before_move`], [`NMoveRule::move_value`]).
+fn for_opponent(pos: &Position, next: &Position, value: Value) -> Value {
+    if next.to_move != pos.to_move {
+        return value;
+    }
+    match value {
+        Value::Win(n) => Value::Loss(n),
+        Value::Loss(n) => Value::Win(n),
+        Value::Draw => Value::Draw,
+    }
 }
 
 /// The best of some rule values for the side choosing among them (a loss in 0 when there are

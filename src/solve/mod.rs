@@ -29,11 +29,12 @@ pub(crate) mod barred;
 mod cells;
 mod exit_only;
 
+use crate::game::position::Color;
 use crate::game::rules::{
     Arrival, Bits, BoardFull, Stalemate, Variant, for_each_removal_set, points as bits,
 };
 use crate::game::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
-use crate::sector::graph::{Component, EXIT_KINDS, MAX_TAKEN, can_slide};
+use crate::sector::graph::{Component, EXIT_KINDS, ExitSectors, MAX_TAKEN, can_slide};
 use crate::sector::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::sector::reach::ReachFilter;
 use cells::Cells;
@@ -130,12 +131,35 @@ struct ExitTable<'a> {
     values: &'a [u16],
     /// The N-move rule in force in the sector ([`NMoveRule::with_stones`]).
     rule: NMoveRule,
+    /// The move that leads here leaves its mover to move again
+    /// ([`places_again`](crate::sector::graph::places_again)): the sector is seen from the
+    /// mover, and its values are the mover's.
+    again: bool,
 }
 
 impl ExitTable<'_> {
+    /// The code of the position reached, for the opponent of the mover (who moves next, or
+    /// would if the mover did not move again): `us` the opponent's stones, `them` the mover's.
     #[inline]
     fn code(&self, us: Bits, them: Bits) -> u16 {
-        self.values[self.index.slot(us, them) as usize]
+        if self.again {
+            as_opponent(self.values[self.index.slot(them, us) as usize])
+        } else {
+            self.values[self.index.slot(us, them) as usize]
+        }
+    }
+}
+
+/// The code of a value for the mover seen from its opponent: a win in `n` becomes a loss in
+/// `n` and the other way round, so that a move to a position where the mover moves again
+/// reads as any other move ([`NMoveRule::move_value`] then gives the mover's value, one ply
+/// more). Draws and unused slots stay as they are.
+#[inline]
+pub(crate) fn as_opponent(code: u16) -> u16 {
+    if code & DECIDED != 0 && code != UNUSED {
+        code ^ WIN_FLAG
+    } else {
+        code
     }
 }
 
@@ -154,18 +178,20 @@ struct Exits<'a> {
 /// pass that reads them.
 struct LoadedExits {
     tables: [Option<(Sector, Arc<Vec<u16>>)>; EXIT_KINDS],
+    /// The placements leave their mover to move again ([`ExitSectors::place_again`]).
+    place_again: bool,
 }
 
 impl LoadedExits {
-    /// Load the values of `targets` (`None`: no table, the opponent has lost) from
-    /// `dependencies`, checking their sizes.
+    /// Load the values of the targets of `exits` (`None`: no table, the opponent has lost)
+    /// from `dependencies`, checking their sizes.
     fn load<D: DependencyValues + ?Sized>(
         v: &Variant,
-        targets: [Option<Sector>; EXIT_KINDS],
+        exits: &ExitSectors,
         dependencies: &D,
     ) -> Result<LoadedExits, D::Error> {
         let mut tables = [const { None }; EXIT_KINDS];
-        for (table, target) in tables.iter_mut().zip(targets) {
+        for (table, target) in tables.iter_mut().zip(exits.targets()) {
             if let Some(s) = target {
                 let values = dependencies.load(s)?;
                 if values.len() as u64 != SectorIndex::new(v, s).slots() {
@@ -174,7 +200,10 @@ impl LoadedExits {
                 *table = Some((s, values));
             }
         }
-        Ok(LoadedExits { tables })
+        Ok(LoadedExits {
+            tables,
+            place_again: exits.place_again,
+        })
     }
 
     /// The tables for look-ups, solved under `rule` (each exit sector under the rule in force
@@ -185,6 +214,7 @@ impl LoadedExits {
                 index: SectorIndex::new(v, *s),
                 values: values.as_slice(),
                 rule: rule.with_stones(v, [s.w, s.b]),
+                again: self.place_again && k > MAX_TAKEN,
             })
         };
         Exits {
@@ -247,9 +277,8 @@ struct Work {
     /// Per slot: the 16-bit state in the low half, the counter of undecided internal
     /// successors in bits 16..24 (one word, so one cache miss per predecessor update).
     cells: Cells,
-    /// The sectors its moves exit into (in the order of `ExitSectors::targets`; their values
-    /// are loaded only for its forward pass).
-    exit_targets: [Option<Sector>; EXIT_KINDS],
+    /// The sectors its moves exit into (their values are loaded only for its forward pass).
+    exit_targets: ExitSectors,
     /// The component sector holding this sector's internal successors and predecessors.
     partner: Option<usize>,
 }
@@ -416,7 +445,7 @@ pub fn solve_component<D: DependencyValues + ?Sized>(
     let sector = component.first();
     if component.is_exit_only() {
         // No move stays in the sector: one pass over the exits decides everything.
-        let loaded = LoadedExits::load(v, component.exits()[0].targets(), dependencies)?;
+        let loaded = LoadedExits::load(v, &component.exits()[0], dependencies)?;
         let index = SectorIndex::new(v, sector);
         let reach = ReachFilter::new(v, sector).filter(|_| options.skip_unreachable);
         let exits = loaded.exits(v, rule);
@@ -439,7 +468,7 @@ pub fn solve_component<D: DependencyValues + ?Sized>(
                     error: error.to_string(),
                 })?,
             },
-            exit_targets: component.exits()[i].targets(),
+            exit_targets: component.exits()[i],
             partner: match sectors.len() {
                 2 => Some(1 - i),
                 _ if s.swapped() == s => Some(i),
@@ -458,7 +487,7 @@ pub fn solve_component<D: DependencyValues + ?Sized>(
     };
     for i in 0..work.len() {
         // This sector's exit tables, for its forward pass only.
-        let loaded = LoadedExits::load(v, work[i].exit_targets, dependencies)?;
+        let loaded = LoadedExits::load(v, &work[i].exit_targets, dependencies)?;
         let exits = loaded.exits(v, rule);
         let found = forward_pass(v, &work, i, &exits, below.as_ref(), options, progress);
         drop(loaded);
@@ -695,8 +724,9 @@ fn forward_pass(
                     }
                 }
                 if s.wf > 0 {
-                    // Placements without a mill share the successor's side to move (`them`).
-                    let place = exits.place.as_ref().map(|t| {
+                    // Placements without a mill share the successor's side to move (`them`),
+                    // unless the mover moves again.
+                    let place = exits.place.as_ref().filter(|t| !t.again).map(|t| {
                         let frame = t.index.frame(them);
                         (t, frame, t.index.tables.syms.apply(frame.sym, us))
                     });
@@ -734,6 +764,8 @@ fn forward_pass(
                                 t.values[t.index.slot_in_frame(frame, mapped) as usize],
                                 true,
                             );
+                        } else if let Some(t) = &exits.place {
+                            ex.note(rule, t.rule, t.code(them, placed), true);
                         }
                     }
                 }
@@ -744,7 +776,10 @@ fn forward_pass(
                 }
                 debug_assert!(internal < 256);
                 let state = if !any_move {
-                    if blocked_draws(v, empty) {
+                    if full_board_won(v, empty) {
+                        found.decided.push((0, slot as u32 | WON));
+                        DECIDED | WIN_FLAG
+                    } else if blocked_draws(v, empty) {
                         CANNOT_LOSE
                     } else {
                         let level = rule.blocked().plies().unwrap_or(0);
@@ -768,6 +803,14 @@ fn forward_pass(
             found
         })
         .reduce(Found::default, Found::join)
+}
+
+/// Has the side to move won on a board filled by placing (`board-full=white-loses`, Black to
+/// move: under `moving-first=black` the side to move after the last placement is Black, see
+/// [`places_again`](crate::sector::graph::places_again))? `empty`: the empty points.
+#[inline]
+pub(crate) fn full_board_won(v: &Variant, empty: Bits) -> bool {
+    empty == 0 && v.board_full == BoardFull::WhiteLoses && v.moving_first == Color::Black
 }
 
 /// Is a position whose side to move has no move a draw (a board filled by placing under

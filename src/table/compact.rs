@@ -427,6 +427,13 @@ pub fn compact_sector_from(
             v.label()
         )));
     }
+    if options.removal_dont_care && MoveSectors::of(&v, sector).place_again {
+        return Err(TableError::InvalidInput(format!(
+            "removal don't-care symbols of sector {sector} are not written: its last \
+             placement leaves the mover to move again (moving-first=black, variant {})",
+            v.label()
+        )));
+    }
     let header = src.header(sector, FileKind::Wdl)?;
     let rule = NMoveRule::new(header.n_move_rule).unwrap_or_default();
     let size = |kind| -> Result<u64, TableError> {

@@ -521,8 +521,9 @@ impl Variant {
 
     /// The options that the tables of the placing phase (positions with stones in hand, and
     /// a board filled by placing) do not follow yet, beyond [`Variant::unsupported_by_tables`]:
-    /// marks, removals from hand or by mill counts, full-board removals, Black moving first.
-    /// The moving phase's tables are unaffected by them.
+    /// marks, removals from hand or by mill counts, full-board removals, and Black moving
+    /// first where a side may slide while placing (the hands then do not tell who places the
+    /// last stone). The moving phase's tables are unaffected by them.
     pub fn unsupported_in_placing(&self) -> Vec<String> {
         let text = |k: &str| format!("{k}={}", self.rule(k).unwrap_or_default());
         let mut out = Vec::new();
@@ -532,7 +533,7 @@ impl Variant {
         if !matches!(self.board_full, BoardFull::WhiteLoses | BoardFull::Draw) {
             out.push(text("board-full"));
         }
-        if self.moving_first != Color::White {
+        if self.moving_first != Color::White && self.move_while_placing {
             out.push(text("moving-first"));
         }
         out
