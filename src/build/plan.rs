@@ -14,10 +14,11 @@ use crate::game::value::NMoveRule;
 use crate::sector::graph::{Component, reachable_sectors, solving_order};
 use crate::sector::index::{BoardTables, Sector, SectorIndex};
 use crate::table::TableDir;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::RangeInclusive;
 use std::path::Path;
+use std::sync::{Mutex, OnceLock};
 
 /// Number of positions of a sector up to symmetry (orbits of stone placements), counted
 /// exactly with Burnside's lemma over the board's symmetry group.
@@ -30,6 +31,24 @@ pub fn positions_up_to_symmetry(v: &Variant, s: Sector) -> u64 {
 /// placements that each symmetry fixes, a fixed placement giving one kind to each whole cycle
 /// of the symmetry's permutation).
 fn orbits(v: &Variant, w: usize, b: usize, k: usize) -> u64 {
+    // Counted once per board and numbers: a plan asks for the same sectors many times.
+    type Counts = HashMap<(usize, usize, usize, usize), u64>;
+    static COUNTED: OnceLock<Mutex<Counts>> = OnceLock::new();
+    let key = (v.board_kind as usize, w, b, k);
+    let counted = COUNTED.get_or_init(Default::default);
+    if let Some(&n) = counted.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return n;
+    }
+    let n = count_orbits(v, w, b, k);
+    counted
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, n);
+    n
+}
+
+/// [`orbits`], counted.
+fn count_orbits(v: &Variant, w: usize, b: usize, k: usize) -> u64 {
     let tables = BoardTables::of(v.board_kind);
     let board = tables.board;
     if w + b + k > board.len() {
@@ -573,7 +592,6 @@ mod tests {
     use super::*;
     use crate::game::movegen::{Convention, legal_moves, outcome, play};
     use crate::game::position::Position;
-    use std::collections::HashMap;
 
     #[test]
     fn quotes_only_when_needed() {
