@@ -767,33 +767,46 @@ fn calibrate_measures_both_rule_sets_on_the_same_sectors_and_scales_the_times() 
     let plan = json(&["plan", "--variant", "mul-mulan", "--calibrate=7", "--json"]);
     let c = &plan["calibration"];
     assert_eq!(c["stones"], 7);
-    let levels = c["levels"].as_array().unwrap();
+    let components = c["components"].as_array().unwrap();
     // 3-3, then 3-4 with 4-3: 169,626 and 2 x 760,398 positions (docs/RULES.md), under
     // both rules (the diagonals keep the board's symmetries).
-    let stones: Vec<u64> = levels
-        .iter()
-        .map(|l| l["stones"].as_u64().unwrap())
-        .collect();
-    assert_eq!(stones, [6, 7]);
-    let per_position = |l: &Value, side: &str| {
-        l[side]["cpu_seconds"].as_f64().unwrap() / l[side]["positions"].as_f64().unwrap()
+    let names: Vec<Vec<String>> = components.iter().map(|c| strings(&c["sectors"])).collect();
+    assert_eq!(names, [vec!["3-3-0-0"], vec!["3-4-0-0", "4-3-0-0"]], "{c}");
+    let per_position = |c: &Value, side: &str| {
+        c[side]["cpu_seconds"].as_f64().unwrap() / c[side]["positions"].as_f64().unwrap()
     };
-    for (l, positions) in levels.iter().zip([169_626u64, 2 * 760_398]) {
+    for (x, positions) in components.iter().zip([169_626u64, 2 * 760_398]) {
         for side in ["asked", "standard"] {
-            assert_eq!(l[side]["positions"].as_u64(), Some(positions), "{l}");
-            assert!(l[side]["cpu_seconds"].as_f64().unwrap() > 0.0, "{l}");
-            assert!(l[side]["repeats"].as_u64().unwrap() >= 1, "{l}");
+            assert_eq!(x[side]["positions"].as_u64(), Some(positions), "{x}");
+            let rounds: Vec<f64> = x[side]["cpu_seconds_by_round"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_f64().unwrap())
+                .collect();
+            assert!(rounds.iter().all(|&r| r > 0.0), "{x}");
+            // The least round counts.
+            let least = rounds.iter().copied().fold(f64::MAX, f64::min);
+            assert_eq!(x[side]["cpu_seconds"].as_f64(), Some(least), "{x}");
         }
-        let ratio = per_position(l, "asked") / per_position(l, "standard");
+        let ratio = per_position(x, "asked") / per_position(x, "standard");
         assert!(
-            (l["ratio"].as_f64().unwrap() - ratio).abs() < 1e-9 * ratio,
-            "{l}"
+            (x["ratio"].as_f64().unwrap() - ratio).abs() < 1e-9 * ratio,
+            "{x}"
         );
     }
-    // The factor is the ratio of the largest level, and every time is multiplied by it.
+    // Every component up to 7 stones has a side with three: the factor is the ratio of the
+    // largest, measured in rounds, and every time is multiplied by it.
     let ratio = c["ratio"].as_f64().unwrap();
-    assert_eq!(c["ratio_level"], 7);
-    assert_eq!(c["ratio"], levels[1]["ratio"]);
+    assert_eq!(strings(&c["basis"]), ["3-4-0-0 4-3-0-0"]);
+    assert_eq!(c["ratio"], components[1]["ratio"]);
+    assert_eq!(
+        components[1]["asked"]["cpu_seconds_by_round"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
     let close = |a: &Value, b: &Value| {
         let (a, b) = (a.as_f64().unwrap(), b.as_f64().unwrap());
         assert!(

@@ -5,26 +5,40 @@
 //! per position (docs/BENCHMARKS.md, "Rule sets"). Calibration solves the same small
 //! moving-phase sectors (every sector with at most N stones on the board, dependencies
 //! first) in memory under the asked rules and under the standard game's, without the
-//! N-move rule as the plan's estimates are, measuring the process's CPU time (user and
-//! system, every thread) of each. The ratio of CPU time per position scales the plan's
-//! times. The levels (the sectors with exactly n stones) are solved alternately under the
-//! two rule sets, so that a change in the machine's load touches both alike; a level whose
-//! solve takes under [`MIN_CPU_SECONDS`] is solved again until it has taken that long.
+//! N-move rule as the plan's estimates are, and measures the CPU time of each component.
+//!
+//! * **One thread.** The solves run on a thread pool of one thread, so that the CPU time is
+//!   the work done: with two threads on a busy machine, a worker waiting for the other
+//!   (descheduled) one spins, and the CPU time of the same solve varied by a third.
+//! * **Alternately.** Each component is solved under the standard rules, then under the
+//!   asked ones (3-3, then 3-4 + 4-3, ...), so that a change in the machine's load touches
+//!   both alike; a component whose solve takes under [`MIN_CPU_SECONDS`] is solved again
+//!   until it has taken that long. The components the factor rests on are measured in
+//!   [`BASIS_ROUNDS`] such rounds of at least [`BASIS_MIN_CPU_SECONDS`], each rule set
+//!   first in every other round, and the least CPU time of each counts.
+//! * **The factor** is the ratio of CPU time per position on the largest components where
+//!   neither side has three stones (4-4 up to 8 stones): the whole game's positions are
+//!   nearly all in such sectors, and a three-stone side costs the standard game far more
+//!   per position than rules where it does not fly (3-3 five times 4-4's), so smaller or
+//!   three-stone sectors would understate the others' cost.
 
 use crate::cli::CliError;
 use millbase::Variant;
 use millbase::plan::{PlanEntry, plan};
-use millbase::sectors::moving_sectors_up_to;
+use millbase::sectors::{Sector, moving_sectors_up_to};
 use millbase::solver::{SolveOptions, SolvedValues, solve_component};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// The least CPU time a level's measurement takes (the level is solved again until then).
-pub const MIN_CPU_SECONDS: f64 = 0.2;
+/// The least CPU time a component's measurement takes (it is solved again until then).
+pub const MIN_CPU_SECONDS: f64 = 0.1;
 
-/// The most times a level is solved for one measurement.
+/// The least CPU time of a round's measurement of a component of the factor's basis.
+pub const BASIS_MIN_CPU_SECONDS: f64 = 0.5;
+
+/// The most times a component is solved for one measurement.
 const MAX_REPEATS: u32 = 10_000;
 
 /// The CPU time this process has used so far, user and system, every thread, seconds.
@@ -40,141 +54,171 @@ fn cpu_seconds() -> f64 {
     t(usage.ru_utime) + t(usage.ru_stime)
 }
 
-/// One level measured under one rule set: the sectors with exactly `stones` on the board.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Level {
-    /// Stones on the board (both sides).
-    pub stones: u8,
-    /// Sectors.
-    pub sectors: usize,
+/// One component measured under one rule set.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    /// Its sectors.
+    pub sectors: Vec<Sector>,
     /// Positions up to symmetry.
     pub positions: u64,
-    /// CPU time of one solve of the level, seconds (the measured time over the repeats).
+    /// CPU time of one solve, seconds: the least over the rounds (each the measured time
+    /// over its repeats).
     pub cpu: f64,
-    /// How many times the level was solved for the measurement.
+    /// CPU time of one solve in each round, seconds.
+    pub rounds: Vec<f64>,
+    /// How many times it was solved in the first round.
     pub repeats: u32,
 }
 
-impl Level {
-    /// CPU time per position, nanoseconds (0 without positions).
-    fn ns_per_position(&self) -> f64 {
-        if self.positions == 0 {
-            0.0
-        } else {
-            self.cpu * 1e9 / self.positions as f64
-        }
+impl Measured {
+    /// Stones on the board of its sectors (both sides).
+    fn stones(&self) -> u8 {
+        self.sectors[0].w + self.sectors[0].b
+    }
+
+    /// Its name: its sectors, "3-4-0-0 4-3-0-0".
+    fn name(&self) -> String {
+        let names: Vec<String> = self.sectors.iter().map(|s| s.to_string()).collect();
+        names.join(" ")
     }
 
     fn json(&self) -> Value {
         json!({
-            "sectors": self.sectors,
             "positions": self.positions,
             "cpu_seconds": self.cpu,
+            "cpu_seconds_by_round": self.rounds,
             "repeats": self.repeats,
         })
     }
 }
 
-/// The measurements of one rule set, level by level.
+/// CPU time per position over `list`, nanoseconds (`None` without positions).
+fn ns_per_position<'a>(list: impl IntoIterator<Item = &'a Measured>) -> Option<f64> {
+    let (cpu, positions) = list
+        .into_iter()
+        .fold((0.0, 0u64), |(c, p), m| (c + m.cpu, p + m.positions));
+    (positions > 0 && cpu > 0.0).then(|| cpu * 1e9 / positions as f64)
+}
+
+/// The solves of one rule set.
 struct Run {
     variant: Variant,
-    /// The plan's components by level (the stones on the board of their sectors).
-    levels: Vec<(u8, Vec<PlanEntry>)>,
+    /// The plan's components, dependencies first.
+    entries: Vec<PlanEntry>,
     values: SolvedValues,
-    measured: Vec<Level>,
+    measured: Vec<Measured>,
 }
 
 impl Run {
     fn new(v: &Variant, stones: u8) -> Run {
-        let entries = plan(v, &moving_sectors_up_to(v, stones));
-        let mut levels: Vec<(u8, Vec<PlanEntry>)> = Vec::new();
-        for e in entries {
-            let first = e.component.first();
-            let n = first.w + first.b;
-            match levels.iter_mut().find(|(m, _)| *m == n) {
-                Some((_, list)) => list.push(e),
-                None => levels.push((n, vec![e])),
-            }
-        }
-        levels.sort_by_key(|(n, _)| *n);
         Run {
             variant: *v,
-            levels,
+            entries: plan(v, &moving_sectors_up_to(v, stones)),
             values: SolvedValues::new(),
             measured: Vec::new(),
         }
     }
 
-    /// Solve the components of `entries`, keeping their values for the next level.
-    fn solve(&mut self, entries: &[PlanEntry]) -> Result<(), CliError> {
-        for e in entries {
-            let solved = solve_component(
-                &self.variant,
-                &e.component,
-                &self.values,
-                &SolveOptions::default(),
-            )
-            .map_err(|err| CliError::failure(format!("calibration: {err}")))?;
-            for s in solved {
-                self.values.insert(s.sector, Arc::new(s.values));
-            }
+    /// Solve a component, keeping its values for those that read them.
+    fn solve(&mut self, e: &PlanEntry) -> Result<(), CliError> {
+        let solved = solve_component(
+            &self.variant,
+            &e.component,
+            &self.values,
+            &SolveOptions::default(),
+        )
+        .map_err(|err| CliError::failure(format!("calibration: {err}")))?;
+        for s in solved {
+            self.values.insert(s.sector, Arc::new(s.values));
         }
         Ok(())
     }
 
-    /// Solve the smallest level once, unmeasured: the board's index tables, the thread pool
-    /// and the memory are set up before the first measurement.
+    /// Solve the first component once, unmeasured: the board's index tables and the memory
+    /// are set up before the first measurement.
     fn warm_up(&mut self) -> Result<(), CliError> {
-        let entries = self.levels[0].1.clone();
-        self.solve(&entries)
+        let first = self.entries[0].clone();
+        self.solve(&first)
     }
 
-    /// Solve the level of `stones` (if this rule set has one), measuring its CPU time.
-    fn measure(&mut self, stones: u8) -> Result<(), CliError> {
-        let Some((_, entries)) = self.levels.iter().find(|(n, _)| *n == stones) else {
-            return Ok(());
-        };
-        let entries = entries.clone();
+    /// Solve `e` again and again until it has taken `least` seconds of CPU: its CPU time
+    /// per solve, and the solves.
+    fn measure_once(&mut self, e: &PlanEntry, least: f64) -> Result<(f64, u32), CliError> {
         let mut repeats = 0;
         let start = cpu_seconds();
         loop {
-            self.solve(&entries)?;
+            self.solve(e)?;
             repeats += 1;
-            if cpu_seconds() - start >= MIN_CPU_SECONDS || repeats >= MAX_REPEATS {
+            if cpu_seconds() - start >= least || repeats >= MAX_REPEATS {
                 break;
             }
         }
-        self.measured.push(Level {
-            stones,
-            sectors: entries.iter().map(|e| e.component.sectors().len()).sum(),
-            positions: entries.iter().flat_map(|e| e.positions.iter()).sum(),
-            cpu: (cpu_seconds() - start) / repeats as f64,
-            repeats,
-        });
-        Ok(())
+        Ok(((cpu_seconds() - start) / repeats as f64, repeats))
+    }
+
+    /// Record a round's measurement of `e`.
+    fn record(&mut self, e: &PlanEntry, (cpu, repeats): (f64, u32)) {
+        let sectors = e.component.sectors();
+        match self.measured.iter_mut().find(|m| m.sectors == sectors) {
+            Some(m) => {
+                m.rounds.push(cpu);
+                m.cpu = m.cpu.min(cpu);
+            }
+            None => self.measured.push(Measured {
+                sectors: sectors.to_vec(),
+                positions: e.positions.iter().sum(),
+                cpu,
+                rounds: vec![cpu],
+                repeats,
+            }),
+        }
+    }
+
+    /// The component of this rule set whose sectors are `sectors`.
+    fn entry(&self, sectors: &[Sector]) -> Option<PlanEntry> {
+        self.entries
+            .iter()
+            .find(|e| e.component.sectors() == sectors)
+            .cloned()
     }
 }
 
-/// CPU time per position over the levels of `levels` up to `stones`, nanoseconds (`None`
-/// without positions).
-fn ns_up_to(levels: &[Level], stones: u8) -> Option<f64> {
-    let (cpu, positions) = levels
+/// The components the factor is measured on, among `both` (the sectors of the components
+/// both rule sets have): those with the most stones where neither side has three, else
+/// those with the most stones.
+fn basis_of(both: &[&[Sector]]) -> Vec<Vec<Sector>> {
+    let stones = |c: &[Sector]| c[0].w + c[0].b;
+    let without_three: Vec<&[Sector]> = both
         .iter()
-        .filter(|l| l.stones <= stones)
-        .fold((0.0, 0u64), |(c, p), l| (c + l.cpu, p + l.positions));
-    (positions > 0).then(|| cpu * 1e9 / positions as f64)
+        .copied()
+        .filter(|c| c[0].w.min(c[0].b) > 3)
+        .collect();
+    let list = if without_three.is_empty() {
+        both.to_vec()
+    } else {
+        without_three
+    };
+    let most = list.iter().map(|c| stones(c)).max();
+    list.into_iter()
+        .filter(|c| Some(stones(c)) == most)
+        .map(<[Sector]>::to_vec)
+        .collect()
 }
 
-/// A calibration: the levels measured under the asked rules and the standard game's.
+/// How many rounds the components of the factor's basis are measured in (the least CPU
+/// time of a round counts: a round that the machine's other work slowed is left out).
+pub const BASIS_ROUNDS: usize = 3;
+
+/// A calibration: the components measured under the asked rules and the standard game's.
 pub struct Calibration {
     /// The asked rules.
     pub variant: Variant,
     /// The most stones on the board of the sectors solved.
     pub stones: u8,
-    /// The levels of the asked rules.
-    pub asked: Vec<Level>,
-    /// The levels of the standard game.
-    pub standard: Vec<Level>,
+    /// The components solved under the asked rules.
+    pub asked: Vec<Measured>,
+    /// The components solved under the standard rules.
+    pub standard: Vec<Measured>,
     /// Wall time of the whole calibration, seconds.
     pub wall: f64,
 }
@@ -192,7 +236,7 @@ pub fn calibrate(v: &Variant, stones: u8) -> Result<Calibration, CliError> {
         )));
     }
     let mut asked = Run::new(v, stones);
-    if asked.levels.is_empty() {
+    if asked.entries.is_empty() {
         return Err(CliError::usage(format!(
             "--calibrate={stones}: variant {} has no moving-phase sector with at most \
              {stones} stones on the board",
@@ -200,21 +244,64 @@ pub fn calibrate(v: &Variant, stones: u8) -> Result<Calibration, CliError> {
         )));
     }
     let mut standard = Run::new(&Variant::standard(), stones);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .map_err(|e| CliError::failure(format!("calibration: no thread pool: {e}")))?;
     let started = Instant::now();
-    let mut all: Vec<u8> = asked
-        .levels
+    let names = |r: &Run| -> Vec<Vec<Sector>> {
+        r.entries
+            .iter()
+            .map(|e| e.component.sectors().to_vec())
+            .collect()
+    };
+    let (asked_names, standard_names) = (names(&asked), names(&standard));
+    let both: Vec<&[Sector]> = asked_names
         .iter()
-        .chain(&standard.levels)
-        .map(|(n, _)| *n)
+        .filter(|c| standard_names.contains(c))
+        .map(Vec::as_slice)
         .collect();
-    all.sort_unstable();
-    all.dedup();
-    standard.warm_up()?;
-    asked.warm_up()?;
-    for &n in &all {
-        standard.measure(n)?;
-        asked.measure(n)?;
-    }
+    let basis = basis_of(&both);
+    // Every component of either, by stones on the board, the standard rules' order first.
+    let mut order: Vec<Vec<Sector>> = standard_names.clone();
+    order.extend(
+        asked_names
+            .into_iter()
+            .filter(|c| !standard_names.contains(c)),
+    );
+    order.sort_by_key(|c| (c[0].w + c[0].b, c[0]));
+    pool.install(|| -> Result<(), CliError> {
+        standard.warm_up()?;
+        asked.warm_up()?;
+        for sectors in &order {
+            let rounds = if basis.contains(sectors) {
+                BASIS_ROUNDS
+            } else {
+                1
+            };
+            let least = if rounds > 1 {
+                BASIS_MIN_CPU_SECONDS
+            } else {
+                MIN_CPU_SECONDS
+            };
+            let (s, a) = (standard.entry(sectors), asked.entry(sectors));
+            for round in 0..rounds {
+                // Each rule set first in every other round.
+                for run in [round % 2, 1 - round % 2] {
+                    let (r, e) = if run == 0 {
+                        (&mut standard, &s)
+                    } else {
+                        (&mut asked, &a)
+                    };
+                    if let Some(e) = e {
+                        let m = r.measure_once(e, least)?;
+                        r.record(e, m);
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
     Ok(Calibration {
         variant: *v,
         stones,
@@ -225,124 +312,93 @@ pub fn calibrate(v: &Variant, stones: u8) -> Result<Calibration, CliError> {
 }
 
 impl Calibration {
-    /// The levels measured under either rule set, in increasing order.
-    fn levels(&self) -> Vec<u8> {
-        let mut all: Vec<u8> = self
-            .asked
+    /// The components by name, in solving order of the standard rules' (then those only the
+    /// asked rules have): (asked, standard), either missing where that rule set has none.
+    fn pairs(&self) -> Vec<(Option<&Measured>, Option<&Measured>)> {
+        let mut out: Vec<(Option<&Measured>, Option<&Measured>)> = self
+            .standard
             .iter()
-            .chain(&self.standard)
-            .map(|l| l.stones)
-            .collect();
-        all.sort_unstable();
-        all.dedup();
-        all
-    }
-
-    /// The ratio of CPU time per position, asked rules over the standard game's, over the
-    /// levels up to `stones` (`None` where either has no positions yet).
-    pub fn ratio_up_to(&self, stones: u8) -> Option<f64> {
-        match (
-            ns_up_to(&self.asked, stones),
-            ns_up_to(&self.standard, stones),
-        ) {
-            (Some(a), Some(s)) if a > 0.0 && s > 0.0 => Some(a / s),
-            _ => None,
-        }
-    }
-
-    /// The ratio of one level alone (`None` where either rule set lacks it).
-    fn ratio_at(&self, stones: u8) -> Option<f64> {
-        let find = |list: &[Level]| list.iter().find(|l| l.stones == stones).copied();
-        match (find(&self.asked), find(&self.standard)) {
-            (Some(a), Some(s)) if a.cpu > 0.0 && s.cpu > 0.0 => {
-                Some(a.ns_per_position() / s.ns_per_position())
-            }
-            _ => None,
-        }
-    }
-
-    /// The largest level both rule sets have: the sectors most like the whole game's
-    /// large ones.
-    pub fn largest_common(&self) -> Option<u8> {
-        self.levels()
-            .into_iter()
-            .rev()
-            .find(|&n| self.ratio_at(n).is_some())
-    }
-
-    /// The factor the plan's times are multiplied by: the ratio of the largest level both
-    /// rule sets have. Not the ratio over every level: the small sectors differ most in
-    /// what is not like the whole game (3-3, where both sides may fly under the standard
-    /// rules, costs it five times its CPU per position of 4-4).
-    pub fn ratio(&self) -> f64 {
-        self.largest_common()
-            .and_then(|n| self.ratio_at(n))
-            .unwrap_or(1.0)
-    }
-
-    /// The smallest and largest ratio of a level alone over the levels that both rule sets
-    /// have with at least a million positions (the ratio's stability across sizes), or over
-    /// every level when none has that many.
-    fn spread(&self) -> (f64, f64) {
-        let big = |n: u8| {
-            [&self.asked, &self.standard].iter().all(|list| {
-                list.iter()
-                    .any(|l| l.stones == n && l.positions >= 1_000_000)
+            .map(|s| {
+                let a = self.asked.iter().find(|a| a.sectors == s.sectors);
+                (a, Some(s))
             })
-        };
-        let levels = self.levels();
-        let chosen: Vec<u8> = if levels.iter().any(|&n| big(n)) {
-            levels.into_iter().filter(|&n| big(n)).collect()
-        } else {
-            levels
-        };
-        chosen
-            .into_iter()
-            .filter_map(|n| self.ratio_at(n))
-            .fold((f64::MAX, 0.0f64), |(lo, hi), r| (lo.min(r), hi.max(r)))
+            .collect();
+        for a in &self.asked {
+            if !self.standard.iter().any(|s| s.sectors == a.sectors) {
+                out.push((Some(a), None));
+            }
+        }
+        out.sort_by_key(|(a, s)| a.or(*s).map(|m| (m.stones(), m.sectors[0])));
+        out
     }
 
-    /// The lines `plan --calibrate` prints: a table of the levels and the factor.
+    /// The components both rule sets have that the factor is measured on ([`basis_of`]):
+    /// (asked, standard).
+    pub fn basis(&self) -> Vec<(&Measured, &Measured)> {
+        let both: Vec<(&Measured, &Measured)> = self
+            .pairs()
+            .into_iter()
+            .filter_map(|(a, s)| Some((a?, s?)))
+            .collect();
+        let names: Vec<&[Sector]> = both.iter().map(|(a, _)| a.sectors.as_slice()).collect();
+        let basis = basis_of(&names);
+        both.into_iter()
+            .filter(|(a, _)| basis.contains(&a.sectors))
+            .collect()
+    }
+
+    /// The ratio of CPU time per position, asked rules over standard, over `pairs`.
+    fn ratio_over(pairs: &[(&Measured, &Measured)]) -> Option<f64> {
+        let a = ns_per_position(pairs.iter().map(|(a, _)| *a))?;
+        let s = ns_per_position(pairs.iter().map(|(_, s)| *s))?;
+        Some(a / s)
+    }
+
+    /// The factor the plan's times are multiplied by: the ratio over [`Calibration::basis`]
+    /// (1 where nothing could be compared).
+    pub fn ratio(&self) -> f64 {
+        Calibration::ratio_over(&self.basis()).unwrap_or(1.0)
+    }
+
+    /// The lines `plan --calibrate` prints: a table of the components and the factor.
     pub fn text(&self) -> String {
         let name = self.variant.label();
         let mut t = format!(
             "calibration on this machine: the moving phase up to {} stones on the board solved \
-             in memory under {name} and std (without the N-move rule), {:.1} s:\n",
+             in memory on one thread under {name} and std (without the N-move rule), {:.1} s:\n",
             self.stones, self.wall
         );
         let _ = writeln!(
             t,
-            "  {:>6} {:>12} {:>10} {:>8} {:>12} {:>10} {:>8} {:>7} {:>9}",
-            "stones",
-            "positions",
-            "CPU s",
-            "ns/pos",
-            "std pos",
-            "std CPU s",
-            "ns/pos",
-            "ratio",
-            "up to it"
+            "  {:<16} {:>11} {:>8} {:>7} {:>11} {:>8} {:>7} {:>6}",
+            "component", "positions", "CPU s", "ns/pos", "std pos", "std CPU", "ns/pos", "ratio"
         );
-        for n in self.levels() {
-            let a = self.asked.iter().find(|l| l.stones == n);
-            let s = self.standard.iter().find(|l| l.stones == n);
-            let cell = |l: Option<&Level>| match l {
-                Some(l) => format!(
-                    "{:>12} {:>10.3} {:>8.1}",
-                    l.positions,
-                    l.cpu,
-                    l.ns_per_position()
+        for (a, s) in self.pairs() {
+            let cell = |m: Option<&Measured>| match m {
+                Some(m) => format!(
+                    "{:>11} {:>8.3} {:>7.1}",
+                    m.positions,
+                    m.cpu,
+                    ns_per_position([m]).unwrap_or(0.0)
                 ),
-                None => format!("{:>12} {:>10} {:>8}", "-", "-", "-"),
+                None => format!("{:>11} {:>8} {:>7}", "-", "-", "-"),
             };
-            let ratio = |r: Option<f64>| r.map_or("-".to_string(), |r| format!("{r:.2}"));
+            let ratio = match (a, s) {
+                (Some(a), Some(s)) => Calibration::ratio_over(&[(a, s)])
+                    .map_or("-".to_string(), |r| format!("{r:.2}")),
+                _ => "-".to_string(),
+            };
+            let first = a.or(s).map(|m| m.name()).unwrap_or_default();
+            let short: Vec<&str> = first
+                .split(' ')
+                .map(|n| n.strip_suffix("-0-0").unwrap_or(n))
+                .collect();
             let _ = writeln!(
                 t,
-                "  {n:>6} {} {} {:>7} {:>9}",
+                "  {:<16} {} {} {ratio:>6}",
+                short.join(" "),
                 cell(a),
-                cell(s),
-                ratio(self.ratio_at(n)),
-                ratio(self.ratio_up_to(n))
+                cell(s)
             );
         }
         t.push_str(&self.note());
@@ -352,48 +408,51 @@ impl Calibration {
 
     /// What the estimates rest on, in one line: the standard game's rates times the ratio.
     pub fn note(&self) -> String {
-        let (lo, hi) = self.spread();
+        let basis: Vec<String> = self.basis().iter().map(|(a, _)| a.name()).collect();
         format!(
             "estimates: 2 cores of the project machine at the standard game's solve rates, \
-             times multiplied by {:.2}, the ratio of CPU time per position measured here on \
-             the sectors with {} stones (by level from {lo:.2} to {hi:.2} over the levels of a \
-             million positions or more)",
+             times multiplied by {:.2}, the ratio of CPU time per position measured here on {}",
             self.ratio(),
-            self.largest_common().unwrap_or(self.stones)
+            if basis.is_empty() {
+                "nothing comparable (factor 1)".to_string()
+            } else {
+                basis.join(", ")
+            }
         )
     }
 
-    /// The calibration as JSON: `{"stones", "ratio", "ratio_level", "ratio_spread": [lo, hi],
-    /// "wall_seconds", "levels": [{"stones", "asked": Level or null, "standard": Level or
-    /// null, "ratio", "ratio_up_to"}]}`.
+    /// The calibration as JSON: `{"stones", "ratio", "basis": [component names], "threads",
+    /// "wall_seconds", "components": [{"sectors", "asked": Measured or null, "standard":
+    /// Measured or null, "ratio"}]}`.
     pub fn json(&self) -> Value {
-        let levels: Vec<Value> = self
-            .levels()
+        let components: Vec<Value> = self
+            .pairs()
             .into_iter()
-            .map(|n| {
-                let find = |list: &[Level]| {
-                    list.iter()
-                        .find(|l| l.stones == n)
-                        .map(Level::json)
-                        .unwrap_or(Value::Null)
+            .map(|(a, s)| {
+                let sectors: Vec<String> = a
+                    .or(s)
+                    .map(|m| m.sectors.iter().map(|s| s.to_string()).collect())
+                    .unwrap_or_default();
+                let ratio = match (a, s) {
+                    (Some(a), Some(s)) => Calibration::ratio_over(&[(a, s)]),
+                    _ => None,
                 };
                 json!({
-                    "stones": n,
-                    "asked": find(&self.asked),
-                    "standard": find(&self.standard),
-                    "ratio": self.ratio_at(n),
-                    "ratio_up_to": self.ratio_up_to(n),
+                    "sectors": sectors,
+                    "asked": a.map(Measured::json),
+                    "standard": s.map(Measured::json),
+                    "ratio": ratio,
                 })
             })
             .collect();
-        let (lo, hi) = self.spread();
+        let basis: Vec<String> = self.basis().iter().map(|(a, _)| a.name()).collect();
         json!({
             "stones": self.stones,
             "ratio": self.ratio(),
-            "ratio_level": self.largest_common(),
-            "ratio_spread": [lo, hi],
+            "basis": basis,
+            "threads": 1,
             "wall_seconds": self.wall,
-            "levels": levels,
+            "components": components,
         })
     }
 }
@@ -402,37 +461,52 @@ impl Calibration {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_ratio_is_per_position_over_the_levels_up_to_n() {
-        let level = |stones, positions, cpu| Level {
-            stones,
-            sectors: 1,
+    /// A component measured: moving sectors w-b (and b-w) with these figures.
+    fn measured(w: u8, b: u8, positions: u64, cpu: f64) -> Measured {
+        let mut sectors = vec![Sector::moving(w, b)];
+        if w != b {
+            sectors.push(Sector::moving(b, w));
+        }
+        Measured {
+            sectors,
             positions,
             cpu,
+            rounds: vec![cpu],
             repeats: 1,
-        };
-        let asked = vec![level(6, 100, 2e-6), level(7, 300, 12e-6)];
-        let standard = vec![level(6, 200, 2e-6), level(7, 200, 4e-6)];
-        // ns per position up to 6: 20 and 10; up to 7: 14 us / 400 = 35 ns and 6 us / 400
-        // = 15 ns.
+        }
+    }
+
+    #[test]
+    fn the_factor_comes_from_the_largest_components_without_a_three_stone_side() {
         let c = Calibration {
             variant: Variant::standard(),
-            stones: 7,
-            asked,
-            standard,
+            stones: 8,
+            // ns per position: 3-3 10, 3-5 20, 4-4 30 (asked); 3-3 50, 3-5 10, 4-4 10 (std).
+            asked: vec![
+                measured(3, 3, 100, 1e-6),
+                measured(3, 5, 100, 2e-6),
+                measured(4, 4, 200, 6e-6),
+            ],
+            standard: vec![
+                measured(3, 3, 100, 5e-6),
+                measured(3, 5, 100, 1e-6),
+                measured(4, 4, 200, 2e-6),
+            ],
             wall: 0.0,
         };
-        assert!((c.ratio_up_to(6).unwrap() - 2.0).abs() < 1e-9);
-        assert!((c.ratio_up_to(7).unwrap() - 35.0 / 15.0).abs() < 1e-9);
-        // Level 7 alone: 40 ns against 20 ns, the factor.
-        assert!((c.ratio_at(7).unwrap() - 2.0).abs() < 1e-9);
-        assert_eq!(c.largest_common(), Some(7));
-        assert!((c.ratio() - 2.0).abs() < 1e-9);
-        // A level only one rule set has is not compared.
-        let mut fewer = c;
-        fewer.asked.pop();
-        assert_eq!(fewer.largest_common(), Some(6));
-        assert!((fewer.ratio() - 2.0).abs() < 1e-9);
-        assert_eq!(fewer.ratio_at(7), None);
+        let basis = c.basis();
+        assert_eq!(basis.len(), 1);
+        assert_eq!(basis[0].0.name(), "4-4-0-0");
+        assert!((c.ratio() - 3.0).abs() < 1e-9);
+        // Only three-stone components: the largest of them.
+        let mut small = c;
+        small.asked.pop();
+        small.standard.pop();
+        assert_eq!(small.basis()[0].0.name(), "3-5-0-0 5-3-0-0");
+        assert!((small.ratio() - 2.0).abs() < 1e-9);
+        // A component only one rule set has is not compared.
+        small.asked.pop();
+        assert_eq!(small.basis()[0].0.name(), "3-3-0-0");
+        assert!((small.ratio() - 0.2).abs() < 1e-9);
     }
 }
