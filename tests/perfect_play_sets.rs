@@ -39,7 +39,9 @@ use millbase::movegen::{Convention, legal_moves, outcome, play};
 use millbase::notation::format_position;
 use millbase::rules::{NO_SQUARE, Stalemate};
 use millbase::sectors::SectorIndex;
-use millbase::{Color, NMoveRule, Position, PvEnd, RuleValue, Sector, Tablebase, Value, Variant};
+use millbase::{
+    Color, NMoveRule, Position, PvEnd, RuleValue, Sector, Tablebase, Value, Variant, Wdl,
+};
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
@@ -419,6 +421,17 @@ fn check_turns(tb: &Tablebase, game: &Game, winner: Option<Color>, what: &str) -
             tb.value_at(&pos, counter).unwrap(),
             value,
             "the probe: {at}"
+        );
+        // The WDL probe answers for counter 0 (what the `.mbw` files hold).
+        let wdl = match at_counter(stored, 0, n) {
+            RuleValue::Win(_) => Wdl::Win,
+            RuleValue::Loss(_) => Wdl::Loss,
+            _ => Wdl::Draw,
+        };
+        assert_eq!(
+            tb.wdl(&pos).unwrap(),
+            wdl,
+            "the probe's WDL at counter 0: {at}"
         );
         let (d, won) = match value {
             RuleValue::Win(d) => (usize::from(d), true),

@@ -456,10 +456,20 @@ impl Tablebase {
     ///
     /// # Errors
     ///
-    /// As [`Tablebase::value`], reading only the WDL (`.mbw`) files.
+    /// As [`Tablebase::value`], reading only the WDL (`.mbw`) files, except for a position
+    /// with a bar under an N-move rule: its quiet moves lead to counter 1, where a stored
+    /// win or loss may be drawn, which the WDL files alone cannot tell, so it is valued from
+    /// the distances too.
     pub fn wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
         if let Some(v) = Self::by_count(pos) {
             return Ok(Wdl::of(v));
+        }
+        if self.has_bar(pos) && self.rule().is_active() && !pos.pending_removal() {
+            return Ok(match self.value_at(pos, 0)? {
+                RuleValue::Win(_) => Wdl::Win,
+                RuleValue::Loss(_) => Wdl::Loss,
+                _ => Wdl::Draw,
+            });
         }
         if pos.pending_removal() || self.has_bar(pos) {
             let best = self
