@@ -423,7 +423,7 @@ fn check_turns(tb: &Tablebase, game: &Game, winner: Option<Color>, what: &str) -
             "the probe: {at}"
         );
         // The WDL probe answers for counter 0 (what the `.mbw` files hold).
-        let wdl = match at_counter(stored, 0, n) {
+        let wdl = match at_counter(stored, 0, n_at(&v, n, &pos)) {
             RuleValue::Win(_) => Wdl::Win,
             RuleValue::Loss(_) => Wdl::Loss,
             _ => Wdl::Draw,
