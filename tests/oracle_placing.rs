@@ -35,6 +35,7 @@ mod canonical;
 #[path = "common/naive_rules.rs"]
 mod naive;
 
+use millbase::engine::oracle::Oracle;
 use millbase::format::UNUSED;
 use millbase::movegen::{Convention, Outcome, legal_moves, outcome, play};
 use millbase::notation::format_position;
@@ -1134,9 +1135,10 @@ fn sample(v: &Variant, hands: u8, step: usize) -> Vec<(Sector, Bits, Bits)> {
 }
 
 /// Probes of tables in files (`generate`) against the oracle, at the placing positions with
-/// one or two stones in hand (every `step`-th slot): each position's value, every move's value, and the
-/// value of each position where the mover has a removal pending after its placement (played
-/// out by the probe); under the rule of `NS[1]` at counter 0.
+/// one or two stones in hand (every `step`-th slot): each position's value, every move's
+/// value (also as the engine reads them), and the value of each position where the mover has
+/// a removal pending after its placement (played out by the probe); under the rule of
+/// `NS[1]` at counter 0.
 fn probe_against_oracle(v: &Variant, oracle: &NaiveOracle<'_>, step: usize) -> usize {
     let dirs: Vec<tempfile::TempDir> = NS
         .iter()
@@ -1153,6 +1155,12 @@ fn probe_against_oracle(v: &Variant, oracle: &NaiveOracle<'_>, step: usize) -> u
     let tbs: Vec<Tablebase> = dirs
         .iter()
         .map(|d| Tablebase::open(d.path(), *v).unwrap())
+        .collect();
+    // The engine's access to the tables, under the game rule of each directory.
+    let engines: Vec<Oracle> = dirs
+        .iter()
+        .zip(NS)
+        .map(|(d, n)| Oracle::open(d.path(), *v, NMoveRule::new(n).unwrap()))
         .collect();
     let rule = NMoveRule::new(NS[1]).unwrap();
     let at_zero = |value: Value| rule.at_counter(value, 0);
@@ -1194,6 +1202,23 @@ fn probe_against_oracle(v: &Variant, oracle: &NaiveOracle<'_>, step: usize) -> u
         got.sort_by_key(|v| v.preference());
         expected.sort_by_key(|v| v.preference());
         assert_eq!(got, expected, "{text}");
+        for (i, engine) in engines.iter().enumerate() {
+            let got: Vec<Value> = engine
+                .move_values(&pos, 0)
+                .expect("the tables cover the moves")
+                .iter()
+                .map(|m| m.value)
+                .collect();
+            let expected = moves.iter().map(|m| match i {
+                0 => m[0],
+                _ => at_zero(m[1]).result(),
+            });
+            assert_eq!(
+                sorted(got),
+                sorted(expected.collect()),
+                "engine {i}: {text}"
+            );
+        }
         // A placement that closes a mill, played alone: the mover removes next.
         let st = oracle.st(us, them, hands);
         for mv in st.moves(&oracle.r) {

@@ -287,12 +287,19 @@ impl Oracle {
             .iter()
             .zip(nexts)
             .map(|(&mv, next)| {
+                // The successor's value for the mover's opponent: turned round where the
+                // mover moves again (Black's last placement under `moving-first=black`).
+                let seen = |value: Value| match value {
+                    Value::Win(n) if next.to_move == pos.to_move => Value::Loss(n),
+                    Value::Loss(n) if next.to_move == pos.to_move => Value::Win(n),
+                    other => other,
+                };
                 let value = if rule.is_active() {
                     // Under the rule in force on each side of the move (the variant's lower
                     // endgame N while a side has three stones on the board).
                     let tb = self.tb.as_ref()?;
                     let (own, theirs) = (tb.rule_at(pos), tb.rule_at(next));
-                    let stored = self.value(next, 0)?;
+                    let stored = seen(self.value(next, 0)?);
                     let resets = pos.resets_counter(next);
                     own.at_counter(
                         own.move_value_into(theirs, stored.encode(), resets),
@@ -300,8 +307,7 @@ impl Oracle {
                     )
                     .result()
                 } else {
-                    self.value(next, counter_after(counter, pos, next))?
-                        .before_move()
+                    seen(self.value(next, counter_after(counter, pos, next))?).before_move()
                 };
                 Some(MoveValue { mv, value })
             })

@@ -482,6 +482,41 @@ mod tests {
     }
 
     #[test]
+    fn black_moving_first_keeps_the_mover_after_the_last_placement() {
+        let six = Variant::by_name("six").unwrap();
+        let v = Variant::from_rules("six", &["moving-first=black"]).unwrap();
+        // Black places its last stone (one in hand, White none) and moves again: the
+        // placement leads to the moving phase seen from Black.
+        let m = MoveSectors::of(&v, Sector::new(4, 6, 1, 0));
+        assert!(m.place_again);
+        assert_eq!(m.place, Some(Sector::moving(5, 6)));
+        assert_eq!(m.place_removal(), Some(Sector::moving(5, 5)));
+        assert!(m.leaves_opponent(Sector::moving(5, 5), true));
+        let white = MoveSectors::of(&six, Sector::new(4, 6, 1, 0));
+        assert!(!white.place_again);
+        assert_eq!(white.place, Some(Sector::moving(6, 5)));
+        assert_eq!(white.place_removal(), Some(Sector::moving(5, 5)));
+        // A removal that leaves White two stones wins at once: no exit table.
+        let e = exit_sectors(&v, Sector::new(2, 3, 1, 0));
+        assert!(e.place_again);
+        assert_eq!(e.place, Some(Sector::moving(3, 3)));
+        assert_eq!(e.place_taking[0], None);
+        // Other placements hand the move over as before.
+        for s in [Sector::new(4, 4, 1, 1), Sector::new(3, 3, 2, 1)] {
+            assert_eq!(MoveSectors::of(&v, s), MoveSectors::of(&six, s));
+        }
+        // The same sectors are reachable (both sides of a moving sector are, by slides), each
+        // in the same component.
+        assert_eq!(reachable_sectors(&v), reachable_sectors(&six));
+        for s in reachable_sectors(&v) {
+            assert_eq!(
+                Component::of(&v, s).sectors(),
+                Component::of(&six, s).sectors()
+            );
+        }
+    }
+
+    #[test]
     fn standard_game_reaches_318_sectors() {
         let v = Variant::standard();
         assert_eq!(reachable_sectors(&v).len(), 318);

@@ -106,7 +106,8 @@ pub fn reason(rule: &str) -> &'static str {
         }
         ("board-full", _) => "the removals on a board filled by placing are not solved",
         ("moving-first", _) => {
-            "the placing phase's tables hand the move to White when placing ends"
+            "with move-while-placing the stones in hand do not tell who places the last stone \
+             and moves first"
         }
         _ => "not followed by the tables yet",
     }
