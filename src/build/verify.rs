@@ -4,7 +4,7 @@
 use crate::game::position::Color;
 use crate::game::rules::{Bits, BoardFull, NO_SQUARE, Stalemate, Variant, for_each_removal_set};
 use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
-use crate::sector::graph::{MoveSectors, can_slide, is_live};
+use crate::sector::graph::{MAX_TAKEN, MoveSectors, can_slide, is_live};
 use crate::sector::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
 use crate::sector::reach::ReachFilter;
 use crate::solve::barred::{NO_BAR, PlayOut, StoredValues};
@@ -157,7 +157,8 @@ impl std::fmt::Debug for VerifyOptions<'_> {
     }
 }
 
-/// Re-derive every value of `sector` of tables solved under `options.rule` (only its
+/// Re-derive every value of `sector` of tables solved under `options.rule` (each sector's
+/// values under the rule in force there, [`NMoveRule::with_stones`]; only its
 /// win/draw/loss when the lookup is [`ValueLookup::wdl_only`]; then, under a rule, without
 /// the DTRs that decide which wins and losses the counter turns into draws one ply later,
 /// the check is that the stored win/draw/loss lies within the bounds the successors allow);
@@ -200,6 +201,17 @@ pub fn verify_sector(
             })
         }
     };
+    // The rule in force here and in each sector a move leads to (the variant's lower endgame
+    // N while a side has three stones on the board): a move that resets the counter is
+    // decided in one turn when its successor is decided under the successor's rule.
+    let own = rule.with_stones(v, [s.w, s.b]);
+    let rule_of = |t: Option<Sector>| t.map_or(own, |t| rule.with_stones(v, [t.w, t.b]));
+    let (slide_rule, place_rule) = (rule_of(moves.slide), rule_of(moves.place));
+    let taking_rules = |taking: &[Option<Sector>; MAX_TAKEN]| taking.map(rule_of);
+    let (slide_taking_rules, place_taking_rules) = (
+        taking_rules(&moves.slide_taking),
+        taking_rules(&moves.place_taking),
+    );
     let slide = successor(false)(moves.slide);
     let slide_taking = moves.slide_taking.map(successor(false));
     let place = successor(true)(moves.place);
@@ -275,12 +287,22 @@ pub fn verify_sector(
                         } else {
                             (&slide, &slide_frame, &slide_taking, &moves.slide_taking)
                         };
-                        // Each move's value for the side making it: placements and removals
-                        // reset the N-move counter.
-                        let mut push = |value: Result<Value, Mismatch>, resets: bool| match value {
-                            Ok(val) => succ.push((rule.move_value(val.encode(), resets), resets)),
-                            Err(m) => failure = Some(m),
+                        let (plain_rule, taking_rules) = if placed {
+                            (place_rule, &place_taking_rules)
+                        } else {
+                            (slide_rule, &slide_taking_rules)
                         };
+                        // Each move's value for the side making it, from its successor's
+                        // value under the rule there: placements and removals reset the
+                        // N-move counter.
+                        let mut push =
+                            |value: Result<Value, Mismatch>, next: NMoveRule, resets| match value {
+                                Ok(val) => {
+                                    let mine = own.move_value_into(next, val.encode(), resets);
+                                    succ.push((mine, resets));
+                                }
+                                Err(m) => failure = Some(m),
+                            };
                         if general {
                             // Captures and several removals: the successor's sector follows
                             // the number of stones taken; every choice of the removals.
@@ -289,10 +311,11 @@ pub fn verify_sector(
                                 .as_ref()
                                 .filter(|_| !placed && board.in_mill(moved, to));
                             if let (true, Some(below)) = (a.taken() > 0, bar) {
+                                let next = taking_rules[a.taken() as usize - 1];
                                 let Some(t) = taking_sectors[a.taken() as usize - 1]
                                     .filter(|&t| moves.leaves_opponent(t, false))
                                 else {
-                                    push(Ok(Value::Loss(0)), true);
+                                    push(Ok(Value::Loss(0)), next, true);
                                     return;
                                 };
                                 let from_mills = v.remove_from_mills;
@@ -310,12 +333,13 @@ pub fn verify_sector(
                                         let value = play_out
                                             .value(t, left, moved, NO_BAR, (from, to))
                                             .map_err(Mismatch::MissingSector);
-                                        push(value, true);
+                                        push(value, next, true);
                                         false
                                     },
                                 );
                             } else if a.taken() > 0 {
                                 let t = &taking[a.taken() as usize - 1];
+                                let next = taking_rules[a.taken() as usize - 1];
                                 let from_mills = v.remove_from_mills;
                                 for_each_removal_set(
                                     board,
@@ -323,22 +347,25 @@ pub fn verify_sector(
                                     a.them,
                                     a.removals,
                                     &mut |left| {
-                                        push(t.value(left, moved), true);
+                                        push(t.value(left, moved), next, true);
                                         false
                                     },
                                 );
                             } else {
-                                push(plain.value_in(frame.as_ref(), them, moved), placed);
+                                let value = plain.value_in(frame.as_ref(), them, moved);
+                                push(value, plain_rule, placed);
                             }
                         } else if them != 0 && board.in_mill(moved, to) {
                             let mut r = removable;
                             while r != 0 {
                                 let p = r.trailing_zeros();
                                 r &= r - 1;
-                                push(taking[0].value(them & !(1 << p), moved), true);
+                                let value = taking[0].value(them & !(1 << p), moved);
+                                push(value, taking_rules[0], true);
                             }
                         } else {
-                            push(plain.value_in(frame.as_ref(), them, moved), placed);
+                            let value = plain.value_in(frame.as_ref(), them, moved);
+                            push(value, plain_rule, placed);
                         }
                     };
                     if can_slide {
@@ -379,11 +406,11 @@ pub fn verify_sector(
                     {
                         Value::Draw
                     } else {
-                        rule.blocked()
+                        own.blocked()
                     };
                     let derived = best_of(succ.iter().map(|&(v, _)| v), no_move);
                     let stored = Value::decode(code);
-                    let agrees = if wdl_only && rule.is_active() {
+                    let agrees = if wdl_only && own.is_active() {
                         let (low, high) = wdl_bounds(&succ, no_move);
                         stored.is_some_and(|v| (low..=high).contains(&rank(Wdl::of(v))))
                     } else if wdl_only {

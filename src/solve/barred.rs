@@ -55,7 +55,8 @@ pub(crate) fn bar_matters(v: &Variant, own: Bits, hand: u8, other: Bits, bar: Ba
 pub(crate) struct PlayOut<'a> {
     /// The rules.
     pub v: &'a Variant,
-    /// The N-move rule of the stored values.
+    /// The N-move rule the stored values were solved under (each sector under the rule in
+    /// force there, [`NMoveRule::with_stones`]).
     pub rule: NMoveRule,
     /// The stored values.
     pub stored: &'a dyn StoredValues,
@@ -96,6 +97,8 @@ impl PlayOut<'_> {
         let empty = board.full() & !us & !them;
         let moves = MoveSectors::of(v, s);
         let barred = (us_bar.1, us_bar.0);
+        let own = rule.with_stones(v, [s.w, s.b]);
+        let rule_in = |t: Sector| rule.with_stones(v, [t.w, t.b]);
         let mut ex = ExitSummary::default();
         let mut any_move = false;
         // One stone move: its captures and removals, then the opponent moves with its own bar.
@@ -116,7 +119,8 @@ impl PlayOut<'_> {
             if a.taken() == 0 {
                 let next = if placed { moves.place } else { moves.slide };
                 let next = next.expect("a quiet move has a sector");
-                ex.note(rule, next_code(next, moved, them, NO_BAR, placed)?, placed);
+                let code = next_code(next, moved, them, NO_BAR, placed)?;
+                ex.note(own, rule_in(next), code, placed);
                 return Ok(());
             }
             let by_taken = if placed {
@@ -143,7 +147,7 @@ impl PlayOut<'_> {
                 a.removals,
                 &mut |left| match next_code(next, moved, left, bar, placed) {
                     Ok(code) => {
-                        ex.note(rule, code, true);
+                        ex.note(own, rule_in(next), code, true);
                         false
                     }
                     Err(e) => {
@@ -181,7 +185,7 @@ impl PlayOut<'_> {
         } else if super::blocked_draws(v, empty) {
             Value::Draw
         } else {
-            rule.blocked()
+            own.blocked()
         })
     }
 }

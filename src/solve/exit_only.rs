@@ -17,12 +17,14 @@ use crate::sector::reach::ReachFilter;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
-/// Values of every slot of the sector of `index` (no internal moves; `exits` supplied).
+/// Values of every slot of the sector of `index` (no internal moves; `exits` supplied), under
+/// the rule the tables are solved under and the one in force in the sector (`rules`, see
+/// [`NMoveRule::with_stones`]).
 pub(super) fn exit_only_pass(
     v: &Variant,
     index: &SectorIndex,
     exits: &Exits,
-    rule: NMoveRule,
+    rules: (NMoveRule, NMoveRule),
     reach: Option<ReachFilter>,
     progress: Progress,
 ) -> Vec<u16> {
@@ -37,6 +39,8 @@ pub(super) fn exit_only_pass(
     let values = unused_values(slots as usize);
     let orbit_count = them_orbits.len() as u64;
     let general = !v.takes_one_at_most();
+    let rule = rules.1;
+    let place_rule = exits.place.as_ref().map_or(rule, |t| t.rule);
     (0..them_orbits.len() as u32).into_par_iter().for_each_init(
         OpponentBlocks::default,
         |blocks, orbit| {
@@ -81,14 +85,24 @@ pub(super) fn exit_only_pass(
                             if a.taken() > 0 {
                                 let tables = &exits.place_taking;
                                 let placed = us | 1 << to;
-                                super::note_taking(v, &mut ex, rule, tables, a, placed, to, None);
+                                super::note_taking(v, &mut ex, rules, tables, a, placed, to, None);
                                 continue;
                             }
-                            ex.note(rule, blocks.placements[colex_rank(placed) as usize], true);
+                            ex.note(
+                                rule,
+                                place_rule,
+                                blocks.placements[colex_rank(placed) as usize],
+                                true,
+                            );
                         } else if them != 0 && board.in_mill(us | 1 << to, to) {
                             ex.note_own(blocks.removals(exits, rule, placed));
                         } else {
-                            ex.note(rule, blocks.placements[colex_rank(placed) as usize], true);
+                            ex.note(
+                                rule,
+                                place_rule,
+                                blocks.placements[colex_rank(placed) as usize],
+                                true,
+                            );
                         }
                     }
                     ex.value()
@@ -189,12 +203,13 @@ impl OpponentBlocks {
                         let mapped = syms.apply(frame.sym, stones);
                         ex.note(
                             rule,
+                            t.rule,
                             t.values[t.index.slot_in_frame(frame, mapped) as usize],
                             true,
                         );
                     }
                     for r in bits(self.removable_again) {
-                        ex.note(rule, t.code(self.them & !(1 << r), stones), true);
+                        ex.note(rule, t.rule, t.code(self.them & !(1 << r), stones), true);
                     }
                     ex.value()
                 }

@@ -129,6 +129,8 @@ impl SectorStats {
 struct ExitTable<'a> {
     index: SectorIndex,
     values: &'a [u16],
+    /// The N-move rule in force in the sector ([`NMoveRule::with_stones`]).
+    rule: NMoveRule,
     /// The move that leads here leaves its mover to move again
     /// ([`places_again`](crate::sector::graph::places_again)): the sector is seen from the
     /// mover, and its values are the mover's.
@@ -204,12 +206,14 @@ impl LoadedExits {
         })
     }
 
-    /// The tables for look-ups.
-    fn exits(&self, v: &Variant) -> Exits<'_> {
+    /// The tables for look-ups, solved under `rule` (each exit sector under the rule in force
+    /// there).
+    fn exits(&self, v: &Variant, rule: NMoveRule) -> Exits<'_> {
         let table = |k: usize| {
             self.tables[k].as_ref().map(|(s, values)| ExitTable {
                 index: SectorIndex::new(v, *s),
                 values: values.as_slice(),
+                rule: rule.with_stones(v, [s.w, s.b]),
                 again: self.place_again && k > MAX_TAKEN,
             })
         };
@@ -231,11 +235,12 @@ struct ExitSummary {
 }
 
 impl ExitSummary {
-    /// Note a move to a successor of stored value `code` (from the successor's side to
-    /// move); `resets`: the move places or removes a stone (see [`NMoveRule::move_value`]).
+    /// Note a move from a position under `rule` to a successor under `next` of stored value
+    /// `code` (from the successor's side to move); `resets`: the move places or removes a
+    /// stone (see [`NMoveRule::move_value_into`]).
     #[inline]
-    fn note(&mut self, rule: NMoveRule, code: u16, resets: bool) {
-        self.note_own(rule.move_value(code, resets));
+    fn note(&mut self, rule: NMoveRule, next: NMoveRule, code: u16, resets: bool) {
+        self.note_own(rule.move_value_into(next, code, resets));
     }
 
     /// Note a value already from the side to move's point of view (the best of a group of
@@ -443,7 +448,9 @@ pub fn solve_component<D: DependencyValues + ?Sized>(
         let loaded = LoadedExits::load(v, &component.exits()[0], dependencies)?;
         let index = SectorIndex::new(v, sector);
         let reach = ReachFilter::new(v, sector).filter(|_| options.skip_unreachable);
-        let values = exit_only::exit_only_pass(v, &index, &loaded.exits(v), rule, reach, progress);
+        let exits = loaded.exits(v, rule);
+        let rules = (rule, rule.with_stones(v, [sector.w, sector.b]));
+        let values = exit_only::exit_only_pass(v, &index, &exits, rules, reach, progress);
         return Ok(vec![Solved { sector, values }]);
     }
     let mut work = Vec::new();
@@ -481,7 +488,7 @@ pub fn solve_component<D: DependencyValues + ?Sized>(
     for i in 0..work.len() {
         // This sector's exit tables, for its forward pass only.
         let loaded = LoadedExits::load(v, &work[i].exit_targets, dependencies)?;
-        let exits = loaded.exits(v);
+        let exits = loaded.exits(v, rule);
         let found = forward_pass(v, &work, i, &exits, below.as_ref(), options, progress);
         drop(loaded);
         levels.merge(i, found);
@@ -624,10 +631,12 @@ fn forward_pass(
     options: SolveOptions<'_>,
     progress: Progress,
 ) -> Found {
-    let rule = options.rule;
     let w = &work[i];
     let partner = w.partner.map(|p| &work[p]);
     let s = w.sector;
+    // The sectors of a component have the same stones on the board, and so the same rule.
+    let rule = options.rule.with_stones(v, [s.w, s.b]);
+    let rules = (options.rule, rule);
     let board = v.board();
     let full = board.full();
     let orbits = w.index.us_orbits;
@@ -685,7 +694,7 @@ fn forward_pass(
                                 if a.taken() > 0 {
                                     let tables = &exits.slide_taking;
                                     let bar = below.map(|b| (b, (from, to)));
-                                    note_taking(v, &mut ex, rule, tables, a, moved, to, bar);
+                                    note_taking(v, &mut ex, rules, tables, a, moved, to, bar);
                                     continue;
                                 }
                             } else if them != 0 && board.in_mill(moved, to) {
@@ -693,14 +702,19 @@ fn forward_pass(
                                     None => ex.win(1),
                                     Some(t) => {
                                         for r in bits(removable) {
-                                            ex.note(rule, t.code(them & !(1 << r), moved), true);
+                                            ex.note(
+                                                rule,
+                                                t.rule,
+                                                t.code(them & !(1 << r), moved),
+                                                true,
+                                            );
                                         }
                                     }
                                 }
                                 continue;
                             }
                             if let Some(t) = &exits.slide {
-                                ex.note(rule, t.code(them, moved), false);
+                                ex.note(rule, t.rule, t.code(them, moved), false);
                             } else if let (true, Some(p)) = (dedup, partner) {
                                 succ_slots.push(p.index.slot(them, moved) as u32);
                             } else {
@@ -723,7 +737,7 @@ fn forward_pass(
                             let a = v.arrival(board, placed, to, them, true);
                             if a.taken() > 0 {
                                 let tables = &exits.place_taking;
-                                note_taking(v, &mut ex, rule, tables, a, placed, to, None);
+                                note_taking(v, &mut ex, rules, tables, a, placed, to, None);
                                 continue;
                             }
                         } else if them != 0 && board.in_mill(placed, to) {
@@ -731,7 +745,12 @@ fn forward_pass(
                                 None => ex.win(1),
                                 Some(t) => {
                                     for r in bits(removable) {
-                                        ex.note(rule, t.code(them & !(1 << r), placed), true);
+                                        ex.note(
+                                            rule,
+                                            t.rule,
+                                            t.code(them & !(1 << r), placed),
+                                            true,
+                                        );
                                     }
                                 }
                             }
@@ -741,11 +760,12 @@ fn forward_pass(
                             let mapped = mapped_us | t.index.tables.syms.apply(frame.sym, 1 << to);
                             ex.note(
                                 rule,
+                                t.rule,
                                 t.values[t.index.slot_in_frame(frame, mapped) as usize],
                                 true,
                             );
                         } else if let Some(t) = &exits.place {
-                            ex.note(rule, t.code(them, placed), true);
+                            ex.note(rule, t.rule, t.code(them, placed), true);
                         }
                     }
                 }
@@ -805,13 +825,14 @@ pub(crate) fn blocked_draws(v: &Variant, empty: Bits) -> bool {
 /// the number of stones taken (`None`: the opponent is left with too few stones, a win).
 /// With `bar` (the sectors below and the slide), under `repeated-mills=restricted`, a slide
 /// that closed a mill leaves the mover barred from sliding back: those positions are played
-/// out (`barred`).
+/// out (`barred`). `base`: the rule the tables are solved under; `rule`: the one in force in
+/// the position ([`NMoveRule::with_stones`]).
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn note_taking(
     v: &Variant,
     ex: &mut ExitSummary,
-    rule: NMoveRule,
+    (base, rule): (NMoveRule, NMoveRule),
     tables: &[Option<ExitTable<'_>>; MAX_TAKEN],
     a: Arrival,
     moved: Bits,
@@ -825,7 +846,7 @@ fn note_taking(
         (None, _) => ex.win(1),
         (Some(t), None) => {
             for_each_removal_set(board, from_mills, a.them, a.removals, &mut |left| {
-                ex.note(rule, t.code(left, moved), true);
+                ex.note(rule, t.rule, t.code(left, moved), true);
                 false
             });
         }
@@ -834,13 +855,13 @@ fn note_taking(
             for_each_removal_set(board, from_mills, a.them, a.removals, &mut |left| {
                 let play_out = barred::PlayOut {
                     v,
-                    rule,
+                    rule: base,
                     stored: below,
                 };
                 let value = play_out
                     .value(s, left, moved, barred::NO_BAR, slide)
                     .unwrap_or_else(|s| panic!("sector {s} below the component is not loaded"));
-                ex.note(rule, value.encode(), true);
+                ex.note(rule, t.rule, value.encode(), true);
                 false
             });
         }
