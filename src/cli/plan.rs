@@ -108,16 +108,6 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
             targets.clone()
         };
         check_rules(&v, &needed, false).map_err(|e| CliError::usage(e.to_string()))?;
-        let rule = args.n_move_rule.n_move_rule;
-        if let Some(n) = v.endgame_rule_below(rule.n()) {
-            return Err(CliError::usage(format!(
-                "tables are not available for these rules yet: endgame-n-move-rule={n} under \
-                 --n-move-rule {} (variant {}); emit without an N-move rule, or with one of at \
-                 most {n}",
-                rule.n(),
-                v.label()
-            )));
-        }
     }
     let entries = plan(&v, &targets);
     let calibration: Option<Calibration> = args

@@ -106,7 +106,8 @@ pub fn reason(rule: &str) -> &'static str {
         }
         ("board-full", _) => "the removals on a board filled by placing are not solved",
         ("moving-first", _) => {
-            "the placing phase's tables hand the move to White when placing ends"
+            "with move-while-placing the stones in hand do not tell who places the last stone \
+             and moves first"
         }
         _ => "not followed by the tables yet",
     }
@@ -117,13 +118,6 @@ pub fn reason(rule: &str) -> &'static str {
 /// graph places as under `placing-mill=remove` and counts stones only.
 pub fn graph_models(rule: &str) -> bool {
     !(rule.starts_with("placing-mill=") || rule.starts_with("board-full="))
-}
-
-/// The N of the N-move rule above which tables under an N-move rule are refused, when the
-/// set's own N-move rule of play is above it (`endgame-n-move-rule` lower than
-/// `n-move-rule`: Morabaraba's 10).
-pub fn n_move_rule_limit(v: &Variant) -> Option<u16> {
-    v.endgame_rule_below(v.n_move_rule)
 }
 
 /// "supported", "moving phase only" or "none": which tables a set's whole game can have.

@@ -3,7 +3,7 @@
 
 use super::RATES_NOTE;
 use super::marks::{MACHINE, Marks};
-use super::refusal::{Refusal, n_move_rule_limit, reason, refusal, tables_word};
+use super::refusal::{Refusal, reason, refusal, tables_word};
 use millbase::Variant;
 use millbase::plan::{Cost, bytes, duration, plan};
 use millbase::sectors::{moving_sectors_up_to, reachable_sectors};
@@ -56,18 +56,11 @@ impl SetFigures {
     }
 }
 
-/// The "tables" entry of a set: what its tables can be, what refuses the rest, and the
-/// N-move rule limit of its tables.
+/// The "tables" entry of a set: what its tables can be and what refuses the rest.
 fn tables_text(f: &SetFigures) -> String {
     let mut t = tables_word(f.refusal.as_ref()).to_string();
     if let Some(r) = &f.refusal {
         let _ = write!(t, " (refused: {})", r.rules.join(", "));
-    }
-    if let Some(n) = n_move_rule_limit(&f.variant) {
-        let _ = write!(
-            t,
-            "; under an N-move rule only N <= {n} (endgame-n-move-rule={n})"
-        );
     }
     if f.name != f.variant.name {
         let _ = write!(t, "; = {}", f.variant.name);
@@ -176,8 +169,7 @@ pub fn text(sets: &[SetFigures]) -> String {
 }
 
 /// The JSON of `plan --rule-sets`: an array of {"name", "variant", "same_as", "whole_game",
-/// "default_set", "tables", "refused", "default_set_refused", "n_move_rule_at_most",
-/// "marks" (the whole game with marks as state, [`Marks::json`], or null), "estimates"}.
+/// "default_set", "tables", "refused", "default_set_refused", "marks" (the whole game with marks as state, [`Marks::json`], or null), "estimates"}.
 pub fn json(sets: &[SetFigures]) -> String {
     let items: Vec<Value> = sets
         .iter()
@@ -191,7 +183,6 @@ pub fn json(sets: &[SetFigures]) -> String {
                 "tables": tables_word(f.refusal.as_ref()),
                 "refused": f.refusal.as_ref().map(Refusal::json),
                 "default_set_refused": f.default_refusal.as_ref().map(Refusal::json),
-                "n_move_rule_at_most": n_move_rule_limit(&f.variant),
                 "marks": f.marks().map(Marks::json),
                 "estimates": RATES_NOTE,
             })
