@@ -40,8 +40,9 @@ pub struct PlanArgs {
     #[arg(long, value_name = "ENGINE", conflicts_with = "json")]
     emit: Option<EmitFormat>,
     /// Measure the solve rate here first: solve the moving phase up to STONES stones on the
-    /// board [default: 8] in memory under these rules and the standard game's (a few
-    /// seconds), and multiply the time estimates by the ratio of CPU time per position.
+    /// board [default: 8] in memory on one thread under these rules and the standard game's
+    /// (about 10 s; a minute at 9), and multiply the time estimates by the ratio of CPU time
+    /// per position (docs/BENCHMARKS.md, "Calibrated estimates").
     #[arg(long, value_name = "STONES", num_args = 0..=1, require_equals = true,
           default_missing_value = "8", conflicts_with_all = ["rule_sets", "emit"],
           value_parser = clap::value_parser!(u8).range(6..=12))]
