@@ -31,7 +31,8 @@ pub enum AnswerError {
     NeedsDistances {
         /// The counter asked for.
         counter: u32,
-        /// The tables' rule.
+        /// The N-move rule in force at the position (the tables' rule, or the variant's
+        /// lower endgame N while a side has three stones on the board: `Tablebase::rule_at`).
         rule: NMoveRule,
         /// The table directory.
         dir: PathBuf,
@@ -67,7 +68,8 @@ pub enum ProbeAnswer {
     Exact {
         /// The position's value for the side to move.
         value: RuleValue,
-        /// The tables' rule.
+        /// The N-move rule in force at the position (the tables' rule, or the variant's
+        /// lower endgame N while a side has three stones on the board: `Tablebase::rule_at`).
         rule: NMoveRule,
         /// The N-move counter of the position.
         counter: u32,
@@ -78,7 +80,8 @@ pub enum ProbeAnswer {
     Wdl {
         /// The position's outcome for the side to move.
         value: Wdl,
-        /// The tables' rule.
+        /// The N-move rule in force at the position (the tables' rule, or the variant's
+        /// lower endgame N while a side has three stones on the board: `Tablebase::rule_at`).
         rule: NMoveRule,
         /// The N-move counter of the position (0 under a rule: WDL files give counter 0).
         counter: u32,
@@ -136,7 +139,7 @@ fn probe_with(
     };
     Ok(ProbeAnswer::Exact {
         value,
-        rule: tb.rule(),
+        rule: tb.rule_at(pos),
         counter,
         moves: if with_moves {
             tb.move_values_at(pos, counter)?
@@ -152,7 +155,7 @@ fn probe_wdl(
     counter: u32,
     with_moves: bool,
 ) -> Result<ProbeAnswer, AnswerError> {
-    let rule = tb.rule();
+    let rule = tb.rule_at(pos);
     if rule.is_active() && counter > 0 {
         return Err(AnswerError::NeedsDistances {
             counter,
@@ -441,7 +444,7 @@ impl PvStop {
 pub struct PvAnswer {
     /// The position's value for the side to move.
     pub value: RuleValue,
-    /// The tables' rule.
+    /// The N-move rule in force at the position (`Tablebase::rule_at`).
     pub rule: NMoveRule,
     /// The N-move counter of the position.
     pub counter: u32,
@@ -464,7 +467,7 @@ pub fn principal_variation(
     let stop = walk_principal_variation(tb, pos, counter, max_plies, |m| line.push(*m))?;
     Ok(PvAnswer {
         value,
-        rule: tb.rule(),
+        rule: tb.rule_at(pos),
         counter,
         line,
         stop,

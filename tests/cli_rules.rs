@@ -446,7 +446,7 @@ fn perft_by_hand() {
 }
 
 #[test]
-fn tables_of_other_rules_are_named_and_the_endgame_rule_is_refused_under_a_rule() {
+fn tables_of_other_rules_and_of_another_endgame_rule_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().join("da-san-qi");
     let d = d.to_str().unwrap();
@@ -493,38 +493,59 @@ fn tables_of_other_rules_are_named_and_the_endgame_rule_is_refused_under_a_rule(
         line.contains("fly=off") && line.contains("multiple-removals=on"),
         "{line}"
     );
-    // Morabaraba's endgame rule (10) is followed without an N-move rule, refused under 100.
+    // Morabaraba's tables under the 100-move rule follow its endgame rule (10 while a side
+    // has three stones), which their headers record: read under another endgame N, they are
+    // refused, both rules named.
     let m = dir.path().join("morabaraba");
     let m = m.to_str().unwrap();
-    fails(
-        &[
-            "generate",
-            "--quiet",
-            "--variant",
-            "morabaraba",
-            "--n-move-rule",
-            "100",
-            "--dir",
-            m,
-            "3-3",
-        ],
-        &["endgame-n-move-rule=10", "--n-move-rule 100"],
-    );
-    assert!(
-        !dir.path().join("morabaraba").exists(),
-        "nothing is written"
-    );
     ok(&[
         "generate",
         "--quiet",
         "--variant",
         "morabaraba",
         "--n-move-rule",
-        "8",
+        "100",
         "--dir",
         m,
         "3-3",
     ]);
     let stats = ok(&["stats", "--variant", "morabaraba", "--dir", m]);
-    assert!(stats.contains("3-3-0-0"), "{stats}");
+    assert!(
+        stats.contains("3-3-0-0") && stats.contains("the 10-move rule where a side has three"),
+        "{stats}"
+    );
+    fails(
+        &[
+            "probe",
+            "--variant",
+            "morabaraba",
+            "--rule",
+            "endgame-n-move-rule=20",
+            "--dir",
+            m,
+            "start",
+        ],
+        &[
+            "3-3-0-0.mbw",
+            "endgame-n-move-rule=10",
+            "endgame-n-move-rule=20",
+        ],
+    );
+    // No generate adds tables of another endgame N to the directory.
+    fails(
+        &[
+            "generate",
+            "--quiet",
+            "--variant",
+            "morabaraba",
+            "--rule",
+            "endgame-n-move-rule=100",
+            "--n-move-rule",
+            "100",
+            "--dir",
+            m,
+            "3-4",
+        ],
+        &["3-3-0-0.mbw", "no lower endgame N-move rule"],
+    );
 }

@@ -17,15 +17,17 @@
 //! * tables under the set's N-move rule (N = 100; docs/NMOVE.md): a win (loss) with DTR `d`
 //!   ends in that win, and its first removal or capture comes exactly `d` plies after the
 //!   start (a game decided by a blocked side without one: `d - 1` plies); cursed wins, blessed
-//!   losses and draws end drawn. Morabaraba's tables under N = 100 are refused (its endgame
-//!   N is lower): checked, and Morabaraba is played under N = 10 instead, and Mul Mulan
-//!   under N = 10 too, where many wins are cursed.
+//!   losses and draws end drawn. Under Morabaraba's endgame N-move rule the N in force is 10
+//!   while a side has three stones on the board (`n_at`): its tables under N = 100 follow
+//!   it, and so do its games; Mul Mulan is played under N = 10 too, where many wins are
+//!   cursed.
 //!
 //! The same holds at every turn of every game, not only at its start: each game is replayed
 //! with the library's referee (which must give the reported result), and at each position
 //! (with its counter) the value derived here from the stored values (`derived`: stored
 //! positions read, remove-pending ones and those with a bar played out with the equations
-//! of docs/NMOVE.md, distances above N marking cursed wins and blessed losses as stored) must
+//! of docs/NMOVE.md, distances above the N in force marking cursed wins and blessed losses
+//! as stored) must
 //! be the probe's (`Tablebase::value`, and `Tablebase::value_at` at the counter), must agree
 //! with the result, and a decided one must be met with the exact distance: the plies to the
 //! end (rule-free) or to the next reset (DTR). The probe's principal variation of every start
@@ -37,7 +39,9 @@ use millbase::movegen::{Convention, legal_moves, outcome, play};
 use millbase::notation::format_position;
 use millbase::rules::{NO_SQUARE, Stalemate};
 use millbase::sectors::SectorIndex;
-use millbase::{Color, NMoveRule, Position, PvEnd, RuleValue, Sector, Tablebase, Value, Variant};
+use millbase::{
+    Color, NMoveRule, Position, PvEnd, RuleValue, Sector, Tablebase, Value, Variant, Wdl,
+};
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
@@ -145,13 +149,34 @@ fn random_position(v: &Variant, rng: &mut Rng, sectors: &[(u8, u8)]) -> Option<P
     Some(pos)
 }
 
+/// A set's `endgame-n-move-rule`, read from its rules as text.
+fn endgame_of(v: &Variant) -> u16 {
+    v.rule("endgame-n-move-rule").unwrap().parse().unwrap()
+}
+
+/// The N of the N-move rule in force in `pos` under tables solved under `tables_n` (0:
+/// none): the set's `endgame-n-move-rule` (read from its rules as text) while either side
+/// has exactly three stones on the board, when it is lower (../shared/RULES.md), else N.
+fn n_at(v: &Variant, tables_n: u16, pos: &Position) -> u16 {
+    let endgame = endgame_of(v);
+    let three = [Color::White, Color::Black]
+        .iter()
+        .any(|&c| pos.stones[c.index()].count_ones() == 3);
+    if tables_n > 0 && endgame > 0 && endgame < tables_n && three {
+        endgame
+    } else {
+        tables_n
+    }
+}
+
 /// The value for the mover of a move to a position of value `next` (for its side to move),
-/// at counter 0, under the N-move rule `n` (0: none), as docs/NMOVE.md derives it: a move
-/// that resets the counter (`resets`: it removes or captures a stone) into a position lost
-/// (won) for the opponent within N is a win (loss) with DTR 1, into a blessed loss (cursed
-/// win) one with N + 1; any other move adds one ply.
-fn before(next: Value, resets: bool, n: u16) -> Value {
-    let back = |k: u16| match (n > 0 && resets, k <= n) {
+/// at counter 0, under the N-move rule `n` in force before the move and `n_next` after it
+/// (0: none), as docs/NMOVE.md derives it: a move that resets the counter (`resets`: it
+/// removes or captures a stone) into a position lost (won) for the opponent within `n_next`
+/// is a win (loss) with DTR 1, into a blessed loss (cursed win) one with `n + 1`; any other
+/// move adds one ply.
+fn before(next: Value, resets: bool, n: u16, n_next: u16) -> Value {
+    let back = |k: u16| match (n > 0 && resets, k <= n_next) {
         (false, _) => k + 1,
         (true, true) => 1,
         (true, false) => n + 1,
@@ -173,9 +198,9 @@ fn rank(v: Value) -> (u8, i32) {
 }
 
 /// The value of `pos` at counter 0 under the tables' N-move rule `n` (0: none; distances
-/// above N mark cursed wins and blessed losses, as stored), from the stored values alone: a
-/// position without a pending removal and without a bar is read from its table; any other
-/// is played out over its moves ([`before`]).
+/// above the N in force, [`n_at`], mark cursed wins and blessed losses, as stored), from the
+/// stored values alone: a position without a pending removal and without a bar is read from
+/// its table; any other is played out over its moves ([`before`]).
 fn derived(tb: &Tablebase, n: u16, pos: &Position) -> Value {
     let v = tb.variant();
     if pos.too_few(pos.to_move) {
@@ -197,7 +222,13 @@ fn derived(tb: &Tablebase, n: u16, pos: &Position) -> Value {
         .into_iter()
         .map(|m| {
             let next = play(v, pos, m);
-            before(derived(tb, n, &next), pos.resets_counter(&next), n)
+            let resets = pos.resets_counter(&next);
+            before(
+                derived(tb, n, &next),
+                resets,
+                n_at(v, n, pos),
+                n_at(v, n, &next),
+            )
         })
         .max_by_key(|&x| rank(x))
         .unwrap()
@@ -257,7 +288,7 @@ fn starts(
             continue;
         };
         let stored = derived(tb, n, &pos);
-        let value = at_counter(stored, 0, n);
+        let value = at_counter(stored, 0, n_at(&v, n, &pos));
         let fen = format_position(&v, &pos);
         assert_eq!(tb.value(&pos).unwrap(), stored, "{}: {fen}", v.label());
         assert_eq!(tb.value_at(&pos, 0).unwrap(), value, "{}: {fen}", v.label());
@@ -382,7 +413,7 @@ fn check_turns(tb: &Tablebase, game: &Game, winner: Option<Color>, what: &str) -
         };
         let counter = if pos.pending_removal() { 0 } else { counter };
         let stored = derived(tb, n, &pos);
-        let value = at_counter(stored, counter, n);
+        let value = at_counter(stored, counter, n_at(&v, n, &pos));
         let fen = format_position(&v, &pos);
         let at = format!("turn {i} ({fen}, counter {counter}) {value:?}: {what}");
         assert_eq!(tb.value(&pos).unwrap(), stored, "the probe's value: {at}");
@@ -390,6 +421,17 @@ fn check_turns(tb: &Tablebase, game: &Game, winner: Option<Color>, what: &str) -
             tb.value_at(&pos, counter).unwrap(),
             value,
             "the probe: {at}"
+        );
+        // The WDL probe answers for counter 0 (what the `.mbw` files hold).
+        let wdl = match at_counter(stored, 0, n_at(&v, n, &pos)) {
+            RuleValue::Win(_) => Wdl::Win,
+            RuleValue::Loss(_) => Wdl::Loss,
+            _ => Wdl::Draw,
+        };
+        assert_eq!(
+            tb.wdl(&pos).unwrap(),
+            wdl,
+            "the probe's WDL at counter 0: {at}"
         );
         let (d, won) = match value {
             RuleValue::Win(d) => (usize::from(d), true),
@@ -562,19 +604,14 @@ fn own_n(v: &Variant) -> u16 {
     v.n_move_rule
 }
 
-/// The N-move rule of a set's tables and games under the rule: its own, or its endgame
-/// rule's N where that is lower (Morabaraba: 10).
-fn sets_rule(v: &Variant) -> u16 {
-    v.endgame_rule_below(own_n(v)).unwrap_or_else(|| own_n(v))
-}
-
 #[test]
 fn rule_free_tables_every_set() {
     every_set(
         |_| 0,
         // A lower endgame N (Morabaraba) would draw rule-free lines: no N-move rule then.
         |v| {
-            if v.endgame_rule_below(own_n(v)).is_some() {
+            let endgame = endgame_of(v);
+            if endgame > 0 && endgame < own_n(v) {
                 0
             } else {
                 own_n(v)
@@ -585,18 +622,9 @@ fn rule_free_tables_every_set() {
 
 #[test]
 fn tables_under_each_sets_n_move_rule() {
-    // Morabaraba's endgame rule (N = 10 while a side has three stones) is below its N = 100:
-    // such tables are refused (exit 2), and Morabaraba is played under N = 10 below.
-    let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(BIN)
-        .args(["generate", "--quiet", "--variant", "morabaraba"])
-        .args(["--n-move-rule", "100", "--dir"])
-        .arg(dir.path())
-        .arg("3-3")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    every_set(sets_rule, sets_rule);
+    // Morabaraba: N = 100, and its endgame N of 10 where a side has three stones on the
+    // board, in its tables (4-4 leads into sectors of the endgame N) and its games alike.
+    every_set(own_n, own_n);
 }
 
 #[test]

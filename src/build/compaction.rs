@@ -5,9 +5,9 @@
 
 use crate::build::generate::remove_stale_temporaries;
 use crate::build::lock::ComponentLock;
-use crate::game::rules::{MIN_STONES, Variant};
+use crate::game::rules::Variant;
 use crate::game::value::NMoveRule;
-use crate::sector::graph::{Component, MoveSectors};
+use crate::sector::graph::{Component, MoveSectors, is_live};
 use crate::sector::index::Sector;
 use crate::table::{
     CompactReport, CompactSource, FileKind, TableError, TableSet, WdlLayout, WriteOptions,
@@ -233,7 +233,7 @@ fn removal_targets_present(
     for &s in sectors {
         let moves = MoveSectors::of(v, s);
         for t in moves.taking() {
-            if t.w + t.wf < MIN_STONES || sectors.contains(&t) {
+            if !is_live(v, t) || sectors.contains(&t) {
                 continue;
             }
             if !wdl_path(out, t).exists() {

@@ -241,7 +241,8 @@ impl std::fmt::Debug for GenerateOptions<'_> {
 /// created or listed, a lock or table file cannot be written, or a dependency cannot be read back;
 /// [`GenerateError::OtherVariant`] if `dir` holds a table of another variant or of other rules
 /// (nothing is written then); [`GenerateError::Table`] with [`TableError::Corrupt`] and
-/// [`Corruption::OtherNMoveRule`] if it holds a table of another N-move rule than `options.rule`;
+/// [`Corruption::OtherNMoveRule`] if it holds a table of another N-move rule than `options.rule`
+/// ([`Corruption::OtherEndgameRule`]: of another endgame N-move rule than `v` gives under it);
 /// [`GenerateError::Solve`] with [`SolveError::Spill`] if a component over
 /// [`GenerateOptions::max_memory`] cannot get its scratch file; with
 /// [`GenerateOptions::no_deps`], [`GenerateError::MissingDependencies`] if a dependency outside
@@ -257,17 +258,6 @@ pub fn generate(
     options: &GenerateOptions<'_>,
 ) -> Result<Vec<ComponentReport>, GenerateError> {
     check_rules(v, targets, options.no_deps)?;
-    if let Some(n) = v.endgame_rule_below(options.rule.n()) {
-        return Err(GenerateError::UnsupportedRules {
-            variant: v.label(),
-            rules: vec![format!(
-                "endgame-n-move-rule={n} under --n-move-rule {} (solve without an N-move rule, \
-                 or with one of at most {n})",
-                options.rule.n()
-            )],
-            placing: None,
-        });
-    }
     let mut order = solving_order(v, targets);
     if options.no_deps {
         order.retain(|c| c.sectors().iter().any(|s| targets.contains(s)));
@@ -463,7 +453,8 @@ fn solve_components(
                 ..WriteOptions::default()
             };
             write_sector(dir, v, s.sector, &s.values, &write)?;
-            stats.push((s.sector, SectorStats::of_under(&s.values, rule)));
+            let in_force = rule.with_stones(v, [s.sector.w, s.sector.b]);
+            stats.push((s.sector, SectorStats::of_under(&s.values, in_force)));
         }
         drop(lock);
         let report = ComponentReport {
@@ -515,12 +506,13 @@ fn refuse_other_rule<T>(r: Result<T, TableError>) -> Result<(), TableError> {
     }
 }
 
-/// Is this the error of a table solved under another N-move rule?
+/// Is this the error of a table solved under another N-move rule (or another endgame N-move
+/// rule)?
 fn is_other_rule(e: &TableError) -> bool {
     matches!(
         e,
         TableError::Corrupt {
-            problem: Corruption::OtherNMoveRule { .. },
+            problem: Corruption::OtherNMoveRule { .. } | Corruption::OtherEndgameRule { .. },
             ..
         }
     )

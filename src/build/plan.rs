@@ -9,21 +9,52 @@
 // `plan()` and its entries.
 #![cfg_attr(not(feature = "cli"), allow(dead_code))]
 
-use crate::game::rules::Variant;
+use crate::game::rules::{Capture, PlacingMill, Variant};
 use crate::game::value::NMoveRule;
 use crate::sector::graph::{Component, reachable_sectors, solving_order};
 use crate::sector::index::{BoardTables, Sector, SectorIndex};
 use crate::table::TableDir;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::ops::RangeInclusive;
 use std::path::Path;
+use std::sync::{Mutex, OnceLock};
 
 /// Number of positions of a sector up to symmetry (orbits of stone placements), counted
 /// exactly with Burnside's lemma over the board's symmetry group.
 pub fn positions_up_to_symmetry(v: &Variant, s: Sector) -> u64 {
+    orbits(v, s.w as usize, s.b as usize, 0)
+}
+
+/// Orbits under the board's symmetries of the ways to put `w` stones of one side, `b` of the
+/// other and `k` marks on distinct points (Burnside's lemma: the average number of such
+/// placements that each symmetry fixes, a fixed placement giving one kind to each whole cycle
+/// of the symmetry's permutation).
+fn orbits(v: &Variant, w: usize, b: usize, k: usize) -> u64 {
+    // Counted once per board and numbers: a plan asks for the same sectors many times.
+    type Counts = HashMap<(usize, usize, usize, usize), u64>;
+    static COUNTED: OnceLock<Mutex<Counts>> = OnceLock::new();
+    let key = (v.board_kind as usize, w, b, k);
+    let counted = COUNTED.get_or_init(Default::default);
+    if let Some(&n) = counted.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return n;
+    }
+    let n = count_orbits(v, w, b, k);
+    counted
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, n);
+    n
+}
+
+/// [`orbits`], counted.
+fn count_orbits(v: &Variant, w: usize, b: usize, k: usize) -> u64 {
     let tables = BoardTables::of(v.board_kind);
     let board = tables.board;
-    let (w, b) = (s.w as usize, s.b as usize);
+    if w + b + k > board.len() {
+        return 0;
+    }
+    let at = |i: usize, j: usize, m: usize| (i * (b + 1) + j) * (k + 1) + m;
     let mut total: u128 = 0;
     for perm in board.symmetries() {
         // Cycle lengths of the permutation.
@@ -41,26 +72,76 @@ pub fn positions_up_to_symmetry(v: &Variant, s: Sector) -> u64 {
             }
             cycles.push(len);
         }
-        // Fixed placements: each cycle is empty, all ours, or all theirs.
-        let mut ways = vec![vec![0u128; b + 1]; w + 1];
-        ways[0][0] = 1;
+        // Fixed placements: each cycle is empty, all ours, all theirs or all marked.
+        let mut ways = vec![0u128; (w + 1) * (b + 1) * (k + 1)];
+        ways[0] = 1;
         for &len in &cycles {
             for i in (0..=w).rev() {
                 for j in (0..=b).rev() {
-                    let mut add = 0;
-                    if i >= len {
-                        add += ways[i - len][j];
+                    for m in (0..=k).rev() {
+                        let mut add = 0;
+                        if i >= len {
+                            add += ways[at(i - len, j, m)];
+                        }
+                        if j >= len {
+                            add += ways[at(i, j - len, m)];
+                        }
+                        if m >= len {
+                            add += ways[at(i, j, m - len)];
+                        }
+                        ways[at(i, j, m)] += add;
                     }
-                    if j >= len {
-                        add += ways[i][j - len];
-                    }
-                    ways[i][j] += add;
                 }
             }
         }
-        total += ways[w][b];
+        total += ways[at(w, b, k)];
     }
     (total / board.symmetries().len() as u128) as u64
+}
+
+/// The numbers of marked points the positions of sector `s` can have under `v`: none unless
+/// `placing-mill=mark` and stones are in hand. Under `mark` every stone taken during placing
+/// marks its point ([`play`](crate::game::movegen::play)): its removal comes after a
+/// placement (or a slide) that leaves a stone in hand, since hands only shrink, and a marked
+/// point takes no stone until placing ends, so the marks are as many as the stones taken so
+/// far: both sides' placed stones (`2 * stones - wf - bf`) less those on the board. Captures
+/// (`capture=intervention`) take stones without marking: then the marks are at most that
+/// many.
+fn marks_of(v: &Variant, s: Sector) -> RangeInclusive<usize> {
+    if v.placing_mill != PlacingMill::Mark || (s.wf == 0 && s.bf == 0) {
+        return 0..=0;
+    }
+    let placed = 2 * v.stones as usize - s.wf as usize - s.bf as usize;
+    let taken = placed.saturating_sub(s.w as usize + s.b as usize);
+    if v.capture == Capture::Intervention {
+        0..=taken
+    } else {
+        taken..=taken
+    }
+}
+
+/// `n` choose `k`.
+fn choose(n: usize, k: usize) -> u64 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u64, |c, i| c * (n - i) as u64 / (i + 1) as u64)
+}
+
+/// Positions of sector `s` up to symmetry with its marks as state ([`marks_of`]): the
+/// orbits of the stones and marks together.
+fn positions_with_marks(v: &Variant, s: Sector) -> u64 {
+    marks_of(v, s)
+        .map(|k| orbits(v, s.w as usize, s.b as usize, k))
+        .sum()
+}
+
+/// Index slots of sector `s` with its marks as state: the sector's slots (its stones) times
+/// the ways to choose the marked points among the points without a stone.
+fn slots_with_marks(v: &Variant, s: Sector) -> u64 {
+    let free = v.board().len() - s.w as usize - s.b as usize;
+    let ways: u64 = marks_of(v, s).map(|k| choose(free, k)).sum();
+    SectorIndex::new(v, s).slots() * ways
 }
 
 /// One entry of a solving plan.
@@ -72,6 +153,42 @@ pub struct PlanEntry {
     pub positions: Vec<u64>,
     /// Index slots (used and unused), per sector.
     pub slots: Vec<u64>,
+}
+
+impl PlanEntry {
+    /// The numbers of marked points of each sector's positions (in the order of
+    /// [`Component::sectors`]), as a range: `0..=0` unless `v` has `placing-mill=mark` and
+    /// the sector stones in hand. Under `mark` a placing position has exactly as many marks
+    /// as stones were taken so far, which the sector's stone counts give: a removal during
+    /// placing always marks (a mill closed by the last placement leaves no mark, but its
+    /// position is in the moving phase, where marks are gone), and no stone is placed on a
+    /// mark again. Only under `capture=intervention`, whose captures do not mark, is the
+    /// range wider (from none to every stone taken).
+    pub fn marks(&self, v: &Variant) -> Vec<RangeInclusive<usize>> {
+        self.component
+            .sectors()
+            .iter()
+            .map(|&s| marks_of(v, s))
+            .collect()
+    }
+
+    /// Positions up to symmetry per sector with the marks as state: the orbits of the
+    /// stones and the marked points together, for every number of marks the sector can
+    /// have ([`PlanEntry::marks`]); the same as [`PlanEntry::positions`] without marks.
+    pub fn positions_with_marks(&self, v: &Variant) -> Vec<u64> {
+        self.component
+            .sectors()
+            .iter()
+            .zip(&self.positions)
+            .map(|(&s, &p)| {
+                if marks_of(v, s) == (0..=0) {
+                    p
+                } else {
+                    positions_with_marks(v, s)
+                }
+            })
+            .collect()
+    }
 }
 
 /// The components needed for `targets` (all reachable sectors if empty) in solving order.
@@ -164,6 +281,23 @@ impl SolveMemory {
         }
     }
 
+    /// The memory model of solving `c` with the marks as state ([`PlanEntry::marks`]): the
+    /// same, with every sector's slots those of an index over its stones and marks
+    /// together (its slots times the ways to choose the marks among its free points).
+    pub fn with_marks(v: &Variant, c: &Component) -> SolveMemory {
+        let slots = |s: Sector| slots_with_marks(v, s);
+        SolveMemory {
+            slots: c.sectors().iter().map(|&s| slots(s)).sum(),
+            exit_only: c.is_exit_only(),
+            largest_reads: c
+                .exits()
+                .iter()
+                .map(|e| e.targets().into_iter().flatten().map(slots).sum::<u64>())
+                .max()
+                .unwrap_or(0),
+        }
+    }
+
     /// The memory the solver works in, bytes: its cells plus the largest set of exit tables
     /// it holds at once. What `generate --max-memory` bounds ([`GenerateOptions::max_memory`](
     /// crate::build::generate::GenerateOptions::max_memory)); the tables being written and the
@@ -211,16 +345,41 @@ pub struct Estimate {
 /// the memory model ([`SolveMemory::estimated_peak`]), disk from its positions.
 pub fn estimate(v: &Variant, e: &PlanEntry) -> Estimate {
     let positions: u64 = e.positions.iter().sum();
-    // Sectors whose moves all leave them take the one-pass solver.
-    let rate = if e.component.is_exit_only() {
-        PLACING_RATE
-    } else {
-        MOVING_RATE
-    };
-    Estimate {
-        seconds: positions as f64 / rate,
-        memory: SolveMemory::of(v, &e.component).estimated_peak(),
-        disk: positions as f64 * DISK_BITS_PER_POSITION / 8.0,
+    Estimate::at_rates(
+        e,
+        positions,
+        SolveMemory::of(v, &e.component).estimated_peak(),
+    )
+}
+
+impl Estimate {
+    /// The estimates of `e` ([`estimate`]) with the marks of `placing-mill=mark` as state:
+    /// its positions with marks ([`PlanEntry::positions_with_marks`]) at the same rates,
+    /// the memory model over the slots with marks ([`SolveMemory::with_marks`]), the same
+    /// bits per position. The same as [`estimate`] where no sector has marks.
+    pub fn with_marks(v: &Variant, e: &PlanEntry) -> Estimate {
+        let positions: u64 = e.positions_with_marks(v).iter().sum();
+        Estimate::at_rates(
+            e,
+            positions,
+            SolveMemory::with_marks(v, &e.component).estimated_peak(),
+        )
+    }
+
+    /// The estimates of solving `positions` positions of the component of `e` at the
+    /// measured rates, with `memory` its estimated peak.
+    fn at_rates(e: &PlanEntry, positions: u64, memory: f64) -> Estimate {
+        // Sectors whose moves all leave them take the one-pass solver.
+        let rate = if e.component.is_exit_only() {
+            PLACING_RATE
+        } else {
+            MOVING_RATE
+        };
+        Estimate {
+            seconds: positions as f64 / rate,
+            memory,
+            disk: positions as f64 * DISK_BITS_PER_POSITION / 8.0,
+        }
     }
 }
 
@@ -268,12 +427,30 @@ pub struct Cost {
 impl Cost {
     /// The figures of solving `entries` one after the other.
     pub fn of(v: &Variant, entries: &[PlanEntry]) -> Cost {
+        Cost::sum(entries, |e| {
+            (e.positions.iter().sum::<u64>(), estimate(v, e))
+        })
+    }
+
+    /// The figures of solving `entries` with the marks of `placing-mill=mark` as state
+    /// ([`Estimate::with_marks`]); the same as [`Cost::of`] where no sector has marks.
+    pub fn with_marks(v: &Variant, entries: &[PlanEntry]) -> Cost {
+        Cost::sum(entries, |e| {
+            (
+                e.positions_with_marks(v).iter().sum::<u64>(),
+                Estimate::with_marks(v, e),
+            )
+        })
+    }
+
+    /// The figures of `entries`, each component's positions and estimates by `each`.
+    fn sum(entries: &[PlanEntry], each: impl Fn(&PlanEntry) -> (u64, Estimate)) -> Cost {
         entries.iter().fold(Cost::default(), |c, e| {
-            let x = estimate(v, e);
+            let (positions, x) = each(e);
             Cost {
                 components: c.components + 1,
                 sectors: c.sectors + e.component.sectors().len(),
-                positions: c.positions + e.positions.iter().sum::<u64>(),
+                positions: c.positions + positions,
                 seconds: c.seconds + x.seconds,
                 peak_memory: c.peak_memory.max(x.memory),
                 disk: c.disk + x.disk,
@@ -413,6 +590,8 @@ pub fn bytes(b: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::movegen::{Convention, legal_moves, outcome, play};
+    use crate::game::position::Position;
 
     #[test]
     fn quotes_only_when_needed() {
@@ -443,6 +622,208 @@ mod tests {
             .map(|s| positions_up_to_symmetry(&v, s))
             .sum();
         assert_eq!(moving, 8_904_593_601);
+    }
+
+    /// Orbits of placements of `w`, `b` and `k` points of three kinds on `v`'s board,
+    /// counted by enumerating every placement and keeping the least image of each under
+    /// the symmetries.
+    fn orbits_by_enumeration(v: &Variant, w: usize, b: usize, k: usize) -> u64 {
+        let board = v.board();
+        let n = board.len();
+        let mut canonical = HashSet::new();
+        let mut kinds = vec![0u8; n];
+        // Every assignment of kinds 1 (w), 2 (b), 3 (k) to distinct points.
+        fn place(
+            kinds: &mut Vec<u8>,
+            left: [usize; 3],
+            from: usize,
+            kind: usize,
+            out: &mut dyn FnMut(&[u8]),
+        ) {
+            if kind == 3 {
+                out(kinds);
+                return;
+            }
+            if left[kind] == 0 {
+                place(kinds, left, 0, kind + 1, out);
+                return;
+            }
+            for p in from..kinds.len() {
+                if kinds[p] == 0 {
+                    kinds[p] = kind as u8 + 1;
+                    let mut l = left;
+                    l[kind] -= 1;
+                    place(kinds, l, p + 1, kind, out);
+                    kinds[p] = 0;
+                }
+            }
+        }
+        place(&mut kinds, [w, b, k], 0, 0, &mut |ks: &[u8]| {
+            let least = board
+                .symmetries()
+                .iter()
+                .map(|perm| {
+                    let mut image = [0u8; 24];
+                    for (p, &kind) in ks.iter().enumerate() {
+                        image[perm[p] as usize] = kind;
+                    }
+                    image
+                })
+                .min()
+                .unwrap();
+            canonical.insert(least);
+        });
+        canonical.len() as u64
+    }
+
+    #[test]
+    fn burnside_with_marks_matches_enumeration() {
+        let six = Variant::by_name("six").unwrap();
+        let std = Variant::standard();
+        for (v, w, b, k) in [
+            (&six, 2, 2, 1),
+            (&six, 3, 1, 2),
+            (&six, 1, 1, 0),
+            (&std, 2, 1, 1),
+            (&std, 1, 1, 2),
+            (&std, 3, 0, 0),
+        ] {
+            assert_eq!(
+                orbits(v, w, b, k),
+                orbits_by_enumeration(v, w, b, k),
+                "{w} {b} {k}"
+            );
+        }
+        assert_eq!(orbits(&six, 10, 5, 2), 0, "more than the 16 points");
+    }
+
+    /// The sector of a position, seen from the side to move.
+    fn sector_of(p: &Position) -> Sector {
+        let (me, opp) = (p.to_move.index(), p.to_move.other().index());
+        Sector::new(
+            p.stones[me].count_ones() as u8,
+            p.stones[opp].count_ones() as u8,
+            p.in_hand[me],
+            p.in_hand[opp],
+        )
+    }
+
+    /// A small pseudo-random generator (xorshift): the next number of `seed`.
+    fn next(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    #[test]
+    fn every_placing_position_the_referee_reaches_has_the_marks_its_sector_gives() {
+        // Six Men's Morris under marks: from 20 positions of random games with a mark and
+        // seven stones in hand, every distinct placing position the referee's moves reach
+        // (removals within the move).
+        let v = Variant::from_rules("six", &["placing-mill=mark"]).unwrap();
+        let sectors: HashSet<Sector> = plan(&v, &[])
+            .iter()
+            .flat_map(|e| e.component.sectors().to_vec())
+            .collect();
+        let mut stack = Vec::new();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        while stack.len() < 20 {
+            let mut p = Position::start(&v);
+            while p.in_hand[0] + p.in_hand[1] > 7 && outcome(&v, &p).is_none() {
+                let moves = legal_moves(&v, &p, Convention::Combined);
+                p = play(
+                    &v,
+                    &p,
+                    moves[(next(&mut seed) % moves.len() as u64) as usize],
+                );
+            }
+            if p.marks != 0 && outcome(&v, &p).is_none() {
+                stack.push(p);
+            }
+        }
+        let mut seen: HashSet<Position> = HashSet::new();
+        let mut per_sector: HashMap<Sector, u64> = HashMap::new();
+        while let Some(p) = stack.pop() {
+            if p.in_hand == [0, 0] || !seen.insert(p) {
+                continue;
+            }
+            let s = sector_of(&p);
+            let over = outcome(&v, &p).is_some();
+            assert!(over || sectors.contains(&s), "{s} not in the plan");
+            let k = p.marks.count_ones() as usize;
+            assert_eq!(marks_of(&v, s), k..=k, "{s}: {p:?}");
+            assert_eq!(p.marks & (p.stones[0] | p.stones[1]), 0);
+            *per_sector.entry(s).or_default() += 1;
+            if over {
+                continue;
+            }
+            for mv in legal_moves(&v, &p, Convention::Combined) {
+                stack.push(play(&v, &p, mv));
+            }
+        }
+        // No more positions of a sector than stones and marks on distinct points allow
+        // (the referee's positions have either colour to move; a sector sees both).
+        let n = v.board().len();
+        for (s, &count) in &per_sector {
+            let k = *marks_of(&v, *s).start();
+            let (w, b) = (s.w as usize, s.b as usize);
+            let all = 2 * choose(n, w) * choose(n - w, b) * choose(n - w - b, k);
+            assert!(count <= all, "{s}: {count} > {all}");
+        }
+        assert!(seen.len() > 1000, "{}", seen.len());
+        assert!(per_sector.keys().any(|&s| *marks_of(&v, s).start() >= 2));
+    }
+
+    #[test]
+    fn marks_follow_the_referee_in_random_games_of_every_set_with_marks() {
+        for name in ["cham-gonu", "zhi-qi", "cheng-san-qi", "da-san-qi"] {
+            let v = Variant::by_name(name).unwrap();
+            let mut seed = 0x2545_f491_4f6c_dd1du64;
+            let mut most = 0;
+            for _ in 0..2000 {
+                let mut p = Position::start(&v);
+                while p.in_hand != [0, 0] && outcome(&v, &p).is_none() {
+                    let s = sector_of(&p);
+                    let k = p.marks.count_ones() as usize;
+                    assert_eq!(marks_of(&v, s), k..=k, "{name} {s}");
+                    most = most.max(k);
+                    let moves = legal_moves(&v, &p, Convention::Combined);
+                    p = play(
+                        &v,
+                        &p,
+                        moves[(next(&mut seed) % moves.len() as u64) as usize],
+                    );
+                }
+                // Placing is over: no marks.
+                assert_eq!(p.marks, 0, "{name}");
+            }
+            assert!(most >= 2, "{name}: at most {most} marks seen");
+        }
+    }
+
+    #[test]
+    fn positions_with_marks_add_the_marks_only_where_stones_are_in_hand() {
+        let v = Variant::by_name("cheng-san-qi").unwrap();
+        let s: Sector = "5-4-2-3".parse().unwrap();
+        // 7 and 6 placed, 5 and 4 on the board: 4 stones taken, 4 marks among 15 free points.
+        assert_eq!(marks_of(&v, s), 4..=4);
+        let entries = plan(&v, &[s]);
+        let e = entries.last().unwrap();
+        assert_eq!(e.component.sectors(), [s]);
+        assert_eq!(e.positions_with_marks(&v), [orbits(&v, 5, 4, 4)]);
+        assert_eq!(
+            slots_with_marks(&v, s),
+            SectorIndex::new(&v, s).slots() * choose(15, 4)
+        );
+        // The moving phase and the standard game have none.
+        assert_eq!(marks_of(&v, Sector::moving(5, 4)), 0..=0);
+        assert_eq!(marks_of(&Variant::standard(), s), 0..=0);
+        let moving = plan(&v, &[Sector::moving(4, 4)]);
+        assert_eq!(Cost::with_marks(&v, &moving), Cost::of(&v, &moving));
+        // Intervention captures do not mark: any number up to the stones taken.
+        let both = Variant::from_rules("cheng-san-qi", &["capture=intervention"]).unwrap();
+        assert_eq!(marks_of(&both, s), 0..=4);
     }
 
     #[test]

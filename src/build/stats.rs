@@ -59,7 +59,7 @@ pub fn stats(
         // With the distance file: every value; without (a WDL-only directory): the counts.
         let (stats, distances) = if !listing.wdl_only() {
             let values = tables.read_values(s)?;
-            (SectorStats::of_under(&values, rule), true)
+            (SectorStats::of_under(&values, tables.rule_in(s)), true)
         } else {
             let c = tables.wdl_counts(s)?;
             let stats = SectorStats {

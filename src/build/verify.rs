@@ -3,11 +3,9 @@
 
 use crate::game::movegen::{Convention, legal_moves, play, settle};
 use crate::game::position::{Color, Position};
-use crate::game::rules::{
-    Bits, BoardFull, MIN_STONES, NO_SQUARE, Stalemate, Variant, for_each_removal_set,
-};
+use crate::game::rules::{Bits, BoardFull, NO_SQUARE, Stalemate, Variant, for_each_removal_set};
 use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
-use crate::sector::graph::{MoveSectors, can_slide, is_live, removal_ply};
+use crate::sector::graph::{MAX_TAKEN, MoveSectors, can_slide, is_live, removal_ply};
 use crate::sector::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
 use crate::sector::reach::ReachFilter;
 use crate::solve::barred::{NO_BAR, PlayOut, StoredValues};
@@ -49,41 +47,65 @@ pub enum Mismatch {
 enum Successor<'a> {
     /// Too few stones would be left: the side to move there has lost.
     Lost,
-    /// The sector's index and stored values.
-    Table(SectorIndex, &'a [u16]),
+    /// The sector's index and stored values, and whether the mover moves again there (its
+    /// values are then the mover's, its positions seen from the mover).
+    Table(SectorIndex, &'a [u16], bool),
     /// The sector's values are not available (or have the wrong size).
     Missing(Sector),
 }
 
 impl<'a> Successor<'a> {
-    fn new(v: &Variant, sector: Sector, lookup: &'a dyn ValueLookup) -> Successor<'a> {
-        if sector.w + sector.wf < MIN_STONES {
+    /// The successor `sector` of a move of the sector `moves` are of (a placement if
+    /// `placed`).
+    fn new(
+        v: &Variant,
+        moves: &MoveSectors,
+        sector: Sector,
+        placed: bool,
+        lookup: &'a dyn ValueLookup,
+    ) -> Successor<'a> {
+        if !moves.leaves_opponent(sector, placed) {
             return Successor::Lost;
         }
+        let again = placed && moves.place_again;
         let index = SectorIndex::new(v, sector);
         match lookup.values(sector) {
-            Some(values) if values.len() as u64 == index.slots() => Successor::Table(index, values),
+            Some(values) if values.len() as u64 == index.slots() => {
+                Successor::Table(index, values, again)
+            }
             _ => Successor::Missing(sector),
         }
     }
 
-    /// The stored value of the position (`us`, `them`) of this sector.
+    /// The value, for the opponent of the mover, of the position reached with the opponent's
+    /// stones `us` and the mover's `them`: the stored value, or when the mover moves again,
+    /// the mover's stored value turned round (a win in `n` for the mover is a loss in `n` for
+    /// the opponent), so that every move's value for the mover follows the same way.
     fn value(&self, us: Bits, them: Bits) -> Result<Value, Mismatch> {
         match self {
             Successor::Lost => Ok(Value::Loss(0)),
-            Successor::Table(index, values) => {
+            Successor::Table(index, values, false) => {
                 let slot = index.slot(us, them);
                 Value::decode(values[slot as usize]).ok_or(Mismatch::Usage(slot))
+            }
+            Successor::Table(index, values, true) => {
+                let slot = index.slot(them, us);
+                let value = Value::decode(values[slot as usize]).ok_or(Mismatch::Usage(slot))?;
+                Ok(match value {
+                    Value::Win(n) => Value::Loss(n),
+                    Value::Loss(n) => Value::Win(n),
+                    Value::Draw => Value::Draw,
+                })
             }
             Successor::Missing(sector) => Err(Mismatch::MissingSector(*sector)),
         }
     }
 
     /// The part of the slot computation shared by the positions of this sector whose side to
-    /// move has the stones `us` (`None` unless this is a table).
+    /// move has the stones `us` (`None` unless this is a table seen from the opponent).
     fn frame(&self, us: Bits) -> Option<UsFrame> {
         match self {
-            Successor::Table(index, _) => Some(index.frame(us)),
+            Successor::Table(index, _, false) => Some(index.frame(us)),
             _ => None,
         }
     }
@@ -92,7 +114,7 @@ impl<'a> Successor<'a> {
     #[inline]
     fn value_in(&self, frame: Option<&UsFrame>, us: Bits, them: Bits) -> Result<Value, Mismatch> {
         match (self, frame) {
-            (Successor::Table(index, values), Some(f)) => {
+            (Successor::Table(index, values, false), Some(f)) => {
                 let slot = index.slot_in_frame(f, index.tables.syms.apply(f.sym, them));
                 Value::decode(values[slot as usize]).ok_or(Mismatch::Usage(slot))
             }
@@ -136,7 +158,8 @@ impl std::fmt::Debug for VerifyOptions<'_> {
     }
 }
 
-/// Re-derive every value of `sector` of tables solved under `options.rule` (only its
+/// Re-derive every value of `sector` of tables solved under `options.rule` (each sector's
+/// values under the rule in force there, [`NMoveRule::with_stones`]; only its
 /// win/draw/loss when the lookup is [`ValueLookup::wdl_only`]; then, under a rule, without
 /// the DTRs that decide which wins and losses the counter turns into draws one ply later,
 /// the check is that the stored win/draw/loss lies within the bounds the successors allow);
@@ -172,12 +195,43 @@ pub fn verify_sector(
     // The sector each kind of move leads to; a kind of move `s` does not have is never
     // looked up (a mill needs three stones, a removal an opponent's stone).
     let moves = MoveSectors::of(v, s);
-    let successor = |t: Option<Sector>| t.map_or(Successor::Lost, |t| Successor::new(v, t, lookup));
-    let slide = successor(moves.slide);
-    let slide_taking = moves.slide_taking.map(successor);
-    let place = successor(moves.place);
-    let place_taking = moves.place_taking.map(successor);
-    let blocked = successor(moves.blocked);
+    let successor = |placed: bool| {
+        move |t: Option<Sector>| {
+            t.map_or(Successor::Lost, |t| {
+                Successor::new(v, &moves, t, placed, lookup)
+            })
+        }
+    };
+    // The rule in force here and in each sector a move leads to (the variant's lower endgame
+    // N while a side has three stones on the board): a move that resets the counter is
+    // decided in one turn when its successor is decided under the successor's rule.
+    let own = rule.with_stones(v, [s.w, s.b]);
+    let rule_of = |t: Option<Sector>| t.map_or(own, |t| rule.with_stones(v, [t.w, t.b]));
+    let (slide_rule, place_rule) = (rule_of(moves.slide), rule_of(moves.place));
+    let taking_rules = |taking: &[Option<Sector>; MAX_TAKEN]| taking.map(rule_of);
+    let (slide_taking_rules, place_taking_rules) = (
+        taking_rules(&moves.slide_taking),
+        taking_rules(&moves.place_taking),
+    );
+    let slide = successor(false)(moves.slide);
+    let slide_taking = moves.slide_taking.map(successor(false));
+    let place = successor(true)(moves.place);
+    let place_taking = moves.place_taking.map(successor(true));
+    // A blocked side's removals: the table is read only where both sides keep three stones
+    // or more (the referee decides the others, `removals_by_referee`), seen from the side to
+    // move there as it is stored.
+    let blocked = match moves.blocked.filter(|&t| is_live(v, t)) {
+        None => Successor::Lost,
+        Some(t) => {
+            let index = SectorIndex::new(v, t);
+            match lookup.values(t) {
+                Some(values) if values.len() as u64 == index.slots() => {
+                    Successor::Table(index, values, false)
+                }
+                _ => Successor::Missing(t),
+            }
+        }
+    };
     // Under `repeated-mills=restricted` a mill-closing slide leads to a position with a bar:
     // played out over the sectors below (their values are needed then).
     let below = v
@@ -249,12 +303,22 @@ pub fn verify_sector(
                         } else {
                             (&slide, &slide_frame, &slide_taking, &moves.slide_taking)
                         };
-                        // Each move's value for the side making it: placements and removals
-                        // reset the N-move counter.
-                        let mut push = |value: Result<Value, Mismatch>, resets: bool| match value {
-                            Ok(val) => succ.push((rule.move_value(val.encode(), resets), resets)),
-                            Err(m) => failure = Some(m),
+                        let (plain_rule, taking_rules) = if placed {
+                            (place_rule, &place_taking_rules)
+                        } else {
+                            (slide_rule, &slide_taking_rules)
                         };
+                        // Each move's value for the side making it, from its successor's
+                        // value under the rule there: placements and removals reset the
+                        // N-move counter.
+                        let mut push =
+                            |value: Result<Value, Mismatch>, next: NMoveRule, resets| match value {
+                                Ok(val) => {
+                                    let mine = own.move_value_into(next, val.encode(), resets);
+                                    succ.push((mine, resets));
+                                }
+                                Err(m) => failure = Some(m),
+                            };
                         if general {
                             // Captures and several removals: the successor's sector follows
                             // the number of stones taken; every choice of the removals.
@@ -263,10 +327,11 @@ pub fn verify_sector(
                                 .as_ref()
                                 .filter(|_| !placed && board.in_mill(moved, to));
                             if let (true, Some(below)) = (a.taken() > 0, bar) {
+                                let next = taking_rules[a.taken() as usize - 1];
                                 let Some(t) = taking_sectors[a.taken() as usize - 1]
-                                    .filter(|t| t.w + t.wf >= MIN_STONES)
+                                    .filter(|&t| moves.leaves_opponent(t, false))
                                 else {
-                                    push(Ok(Value::Loss(0)), true);
+                                    push(Ok(Value::Loss(0)), next, true);
                                     return;
                                 };
                                 let from_mills = v.remove_from_mills;
@@ -284,12 +349,13 @@ pub fn verify_sector(
                                         let value = play_out
                                             .value(t, left, moved, NO_BAR, (from, to))
                                             .map_err(Mismatch::MissingSector);
-                                        push(value, true);
+                                        push(value, next, true);
                                         false
                                     },
                                 );
                             } else if a.taken() > 0 {
                                 let t = &taking[a.taken() as usize - 1];
+                                let next = taking_rules[a.taken() as usize - 1];
                                 let from_mills = v.remove_from_mills;
                                 for_each_removal_set(
                                     board,
@@ -297,22 +363,25 @@ pub fn verify_sector(
                                     a.them,
                                     a.removals,
                                     &mut |left| {
-                                        push(t.value(left, moved), true);
+                                        push(t.value(left, moved), next, true);
                                         false
                                     },
                                 );
                             } else {
-                                push(plain.value_in(frame.as_ref(), them, moved), placed);
+                                let value = plain.value_in(frame.as_ref(), them, moved);
+                                push(value, plain_rule, placed);
                             }
                         } else if them != 0 && board.in_mill(moved, to) {
                             let mut r = removable;
                             while r != 0 {
                                 let p = r.trailing_zeros();
                                 r &= r - 1;
-                                push(taking[0].value(them & !(1 << p), moved), true);
+                                let value = taking[0].value(them & !(1 << p), moved);
+                                push(value, taking_rules[0], true);
                             }
                         } else {
-                            push(plain.value_in(frame.as_ref(), them, moved), placed);
+                            let value = plain.value_in(frame.as_ref(), them, moved);
+                            push(value, plain_rule, placed);
                         }
                     };
                     if can_slide {
@@ -341,12 +410,19 @@ pub fn verify_sector(
                         note(m, &mut bad);
                         continue;
                     }
-                    let no_move = if (empty == 0 && v.board_full == BoardFull::Draw)
+                    let no_move = if empty == 0
+                        && v.board_full == BoardFull::WhiteLoses
+                        && v.moving_first == Color::Black
+                    {
+                        // Placing filled the board and Black, who placed last, is to move:
+                        // White has lost.
+                        Value::Win(0)
+                    } else if (empty == 0 && v.board_full == BoardFull::Draw)
                         || v.stalemate == Stalemate::Draw
                     {
                         Value::Draw
                     } else {
-                        rule.blocked()
+                        own.blocked()
                     };
                     let no_move = match succ.is_empty() {
                         true => match blocked_by_referee(v, rule, s, us, them, &blocked) {
@@ -361,7 +437,7 @@ pub fn verify_sector(
                     };
                     let derived = best_of(succ.iter().map(|&(v, _)| v), no_move);
                     let stored = Value::decode(code);
-                    let agrees = if wdl_only && rule.is_active() {
+                    let agrees = if wdl_only && own.is_active() {
                         let (low, high) = wdl_bounds(&succ, no_move);
                         stored.is_some_and(|v| (low..=high).contains(&rank(Wdl::of(v))))
                     } else if wdl_only {
@@ -405,8 +481,9 @@ pub fn verify_sector(
 /// ([`legal_moves`]) is played ([`play`]) until a turn starts (no removal pending, or the
 /// removals a blocked side starts its turn with), whose value is stored in `after` (the
 /// sector [`MoveSectors::blocked`]). Each removal is a ply that resets the N-move counter
-/// ([`removal_ply`]). `None` when the settled position has no removal pending (the rules make
-/// it a loss or a draw).
+/// ([`removal_ply`]), under the rule in force before and after it (`rule`: the tables' rule,
+/// [`NMoveRule::with_stones`]). `None` when the settled position has no removal pending (the
+/// rules make it a loss or a draw).
 fn blocked_by_referee(
     v: &Variant,
     rule: NMoveRule,
@@ -440,7 +517,7 @@ fn removals_by_referee(
         } else if starts_turn(v, &next) {
             let sector = Sector::of_position(&next);
             match after {
-                Successor::Table(index, _) if index.sector == sector => {
+                Successor::Table(index, _, _) if index.sector == sector => {
                     after.value(next.us(), next.them())?
                 }
                 _ => return Err(Mismatch::MissingSector(sector)),
@@ -448,7 +525,16 @@ fn removals_by_referee(
         } else {
             removals_by_referee(v, rule, &next, after)?
         };
-        values.push(removal_ply(rule, value, me == pos.to_move));
+        let in_force = |p: &Position| {
+            let t = Sector::of_position(p);
+            rule.with_stones(v, [t.w, t.b])
+        };
+        values.push(removal_ply(
+            in_force(pos),
+            in_force(&next),
+            value,
+            me == pos.to_move,
+        ));
     }
     Ok(best_of(values.into_iter(), Value::Loss(0)))
 }

@@ -209,15 +209,6 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     // Rules the tables do not follow, and tables of another variant or N-move rule, are
     // refused before anything is announced or written (the library refuses them too).
     check_rules(&v, &targets, args.no_deps).map_err(|e| CliError::usage(e.to_string()))?;
-    if let Some(n) = v.endgame_rule_below(rule.n()) {
-        return Err(CliError::usage(format!(
-            "tables are not available for these rules yet: endgame-n-move-rule={n} under \
-             --n-move-rule {} (variant {}); solve without an N-move rule, or with one of at \
-             most {n}",
-            rule.n(),
-            v.label()
-        )));
-    }
     if let Some(e) = TableDir::scan(&dir)
         .ok()
         .and_then(|t| t.other_tables(&v, Some(rule)))
@@ -290,7 +281,13 @@ pub fn run_generate(args: &GenerateArgs) -> Result<(), CliError> {
     if by_other > 0 {
         let _ = write!(line, " ({by_other} solved by another process meanwhile)");
     }
-    let _ = write!(line, ", in {} ({rule})", dir.display());
+    let _ = write!(line, ", in {} ({rule}", dir.display());
+    match rule.endgame_in(&v) {
+        0 => line.push(')'),
+        e => {
+            let _ = write!(line, "; {e} while a side has three stones on the board)");
+        }
+    }
     if let Some(p) = peak {
         let _ = write!(line, "; peak memory {} MiB", p >> 20);
     }

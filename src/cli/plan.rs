@@ -1,11 +1,14 @@
 //! `millbase plan`: the sectors a whole game needs, in solving order, with estimated costs.
 
+mod calibrate;
+mod marks;
 mod refusal;
 mod sets;
 mod workflow;
 
 use super::CliError;
 use super::common::{SolveRuleArg, VariantArg, emit, parse_sectors, table_dir};
+use calibrate::{Calibration, calibrate};
 use clap::Args;
 use millbase::Variant;
 use millbase::plan::{Estimate, PlanEntry, bytes, duration, estimate, plan};
@@ -36,6 +39,14 @@ pub struct PlanArgs {
     /// component (docs/CLUSTER.md).
     #[arg(long, value_name = "ENGINE", conflicts_with = "json")]
     emit: Option<EmitFormat>,
+    /// Measure the solve rate here first: solve the moving phase up to STONES stones on the
+    /// board [default: 8] in memory on one thread under these rules and the standard game's
+    /// (about 10 s; a minute at 9), and multiply the time estimates by the ratio of CPU time
+    /// per position (docs/BENCHMARKS.md, "Calibrated estimates").
+    #[arg(long, value_name = "STONES", num_args = 0..=1, require_equals = true,
+          default_missing_value = "8", conflicts_with_all = ["rule_sets", "emit"],
+          value_parser = clap::value_parser!(u8).range(6..=12))]
+    calibrate: Option<u8>,
     /// With --emit: the directory the jobs solve into [default: data/<variant>].
     #[arg(long, value_name = "DIR", requires = "emit")]
     dir: Option<PathBuf>,
@@ -97,20 +108,20 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
             targets.clone()
         };
         check_rules(&v, &needed, false).map_err(|e| CliError::usage(e.to_string()))?;
-        let rule = args.n_move_rule.n_move_rule;
-        if let Some(n) = v.endgame_rule_below(rule.n()) {
-            return Err(CliError::usage(format!(
-                "tables are not available for these rules yet: endgame-n-move-rule={n} under \
-                 --n-move-rule {} (variant {}); emit without an N-move rule, or with one of at \
-                 most {n}",
-                rule.n(),
-                v.label()
-            )));
-        }
     }
     let entries = plan(&v, &targets);
-    let refused: Option<Refusal> = refusal(&v, &entries);
-    let estimates: Vec<Estimate> = entries.iter().map(|e| estimate(&v, e)).collect();
+    let calibration: Option<Calibration> = args
+        .calibrate
+        .map(|stones| calibrate(&v, stones))
+        .transpose()?;
+    let factor = calibration.as_ref().map_or(1.0, Calibration::ratio);
+    let refused: Option<Refusal> = refusal(&v, &entries, factor);
+    let scale = |mut x: Estimate| {
+        x.seconds *= factor;
+        x
+    };
+    let estimates: Vec<Estimate> = entries.iter().map(|e| scale(estimate(&v, e))).collect();
+    let marked = refused.as_ref().and_then(|r| r.marks.as_ref());
     let names = |e: &PlanEntry| -> Vec<String> {
         e.component
             .sectors()
@@ -122,6 +133,11 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
     let total_secs: f64 = estimates.iter().map(|x| x.seconds).sum();
     let peak_mem = estimates.iter().map(|x| x.memory).fold(0.0, f64::max);
     let total_disk: f64 = estimates.iter().map(|x| x.disk).sum();
+    let rates_note = match &calibration {
+        Some(c) => c.text(),
+        None if standard_rules(&v) => String::new(),
+        None => format!("{RATES_NOTE}\n"),
+    };
     let text = if let Some(EmitFormat::Snakemake) = args.emit {
         let rule = args.n_move_rule.n_move_rule;
         let program = std::env::current_exe()
@@ -141,7 +157,7 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
             .iter()
             .zip(&estimates)
             .map(|(e, x)| {
-                serde_json::json!({
+                let mut item = serde_json::json!({
                     "sectors": names(e),
                     "positions": e.positions,
                     "slots": e.slots,
@@ -150,7 +166,20 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
                     "estimated_memory_bytes": x.memory as u64,
                     "estimated_disk_bytes": x.disk as u64,
                     "refused": refused_rules(&v, e),
-                })
+                });
+                if marked.is_some() {
+                    let m = scale(Estimate::with_marks(&v, e));
+                    let ranges: Vec<[usize; 2]> =
+                        e.marks(&v).iter().map(|k| [*k.start(), *k.end()]).collect();
+                    item["marks"] = serde_json::json!(ranges);
+                    item["positions_with_marks"] = serde_json::json!(e.positions_with_marks(&v));
+                    item["with_marks"] = serde_json::json!({
+                        "estimated_seconds": m.seconds,
+                        "estimated_memory_bytes": m.memory as u64,
+                        "estimated_disk_bytes": m.disk as u64,
+                    });
+                }
+                item
             })
             .collect();
         let doc = serde_json::json!({
@@ -162,13 +191,29 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
             "estimated_disk_bytes": total_disk as u64,
             "tables": refusal::tables_word(refused.as_ref()),
             "refused": refused.as_ref().map(Refusal::json),
-            "estimates": RATES_NOTE,
+            "marks": marked.map(marks::Marks::json),
+            "estimates": calibration.as_ref().map_or(RATES_NOTE.to_string(), Calibration::note),
+            "calibration": calibration.as_ref().map(Calibration::json),
         });
         format!("{doc}\n")
     } else {
+        let marks_column = |p: &dyn std::fmt::Display| {
+            if marked.is_some() {
+                format!(" {p:>19}")
+            } else {
+                String::new()
+            }
+        };
         let mut t = format!(
-            "{:<5} {:<24} {:>15} {:>10} {:>10} {:>10}  {}\n",
-            "#", "sectors", "positions", "time", "memory", "disk", "reads"
+            "{:<5} {:<24} {:>15}{} {:>10} {:>10} {:>10}  {}\n",
+            "#",
+            "sectors",
+            "positions",
+            marks_column(&"with marks"),
+            "time",
+            "memory",
+            "disk",
+            "reads"
         );
         for (i, (e, x)) in entries.iter().zip(&estimates).enumerate() {
             let deps: Vec<String> = e
@@ -182,12 +227,18 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
             } else {
                 ""
             };
+            let with_marks: u64 = if marked.is_some() {
+                e.positions_with_marks(&v).iter().sum()
+            } else {
+                0
+            };
             let _ = writeln!(
                 t,
-                "{:<5} {:<24} {:>15} {:>10} {:>10} {:>10}  {}",
+                "{:<5} {:<24} {:>15}{} {:>10} {:>10} {:>10}  {}",
                 format!("{}{mark}", i + 1),
                 names(e).join(" "),
                 e.positions.iter().sum::<u64>(),
+                marks_column(&with_marks),
                 duration(x.seconds),
                 bytes(x.memory),
                 bytes(x.disk),
@@ -210,9 +261,7 @@ pub fn run_plan(args: &PlanArgs) -> Result<(), CliError> {
         if let Some(r) = &refused {
             t.push_str(&r.text());
         }
-        if !standard_rules(&v) {
-            let _ = writeln!(t, "{RATES_NOTE}");
-        }
+        t.push_str(&rates_note);
         t
     };
     emit(&text)

@@ -133,22 +133,25 @@ pub fn run_pv(args: &PvArgs) -> Result<(), CliError> {
     let value = tb.value_at(&pos, counter).map_err(advice)?;
     emit(&format!(
         "{}\n",
-        report::headline(value, tb.rule(), counter)
+        report::headline(value, tb.rule_at(&pos), counter)
     ))?;
     let mut written = Ok(());
     let mut plies = 0usize;
+    // The line's last position, whose rule in force is the one that may stop it.
+    let mut last = pos;
     let walked = report::walk_principal_variation(&tb, &pos, counter, args.max_plies, |m| {
         if written.is_ok() {
             let sep = if plies == 0 { "" } else { " " };
             written = emit(&format!("{sep}{}", format_move(&v, m.mv)));
         }
+        last = millbase::movegen::play(&v, &last, m.mv);
         plies += 1;
     });
     written?;
     // The moves' line is ended even when a probe along it failed.
     emit("\n")?;
     let stop = walked.map_err(advice)?;
-    match stop.text(tb.rule()) {
+    match stop.text(tb.rule_at(&last)) {
         Some(why) => emit(&format!("{why}\n")),
         None => Ok(()),
     }

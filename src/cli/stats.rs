@@ -42,7 +42,9 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
                         "draws": st.draws,
                         "wdl_bits_per_position": wdl_bits,
                         "distance_bits_per_position": distance_bits,
-                        "n_move_rule": rule.n(),
+                        // The rule the sector's values are under (the endgame N where a
+                        // side has three stones on the board).
+                        "n_move_rule": rule.with_stones(&v, [s.w, s.b]).n(),
                     });
                     if rule.is_active() && *distances {
                         row["cursed_wins"] = serde_json::json!(st.cursed_wins);
@@ -62,7 +64,13 @@ pub fn run_stats(args: &StatsArgs) -> Result<(), CliError> {
         let ruled = rule.is_active();
         let mut t = String::new();
         if ruled {
-            let _ = writeln!(t, "{rule}: values at counter 0, distances are DTR");
+            let _ = write!(t, "{rule}: values at counter 0, distances are DTR");
+            match rule.endgame_in(&v) {
+                0 => t.push('\n'),
+                e => {
+                    let _ = writeln!(t, " (the {e}-move rule where a side has three stones)");
+                }
+            }
         }
         let _ = write!(
             t,

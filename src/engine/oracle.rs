@@ -265,8 +265,9 @@ impl Oracle {
     /// The values of the moves of a position all of whose successors are covered: each
     /// successor's value seen from the mover. Under the N-move rule a resetting move (a
     /// removal or placement) that wins or loses does so in one turn, and the value is the
-    /// one at `counter` (`NMoveRule::move_value`, `NMoveRule::at_counter`), as
-    /// `Tablebase::move_values_at` gives it.
+    /// one at `counter` under the rule in force (`NMoveRule::move_value_into`,
+    /// `NMoveRule::at_counter`, `Tablebase::rule_at`), as `Tablebase::move_values_at` gives
+    /// it.
     fn raw_move_values(
         &self,
         pos: &Position,
@@ -286,14 +287,27 @@ impl Oracle {
             .iter()
             .zip(nexts)
             .map(|(&mv, next)| {
+                // The successor's value for the mover's opponent: turned round where the
+                // mover moves again (Black's last placement under `moving-first=black`).
+                let seen = |value: Value| match value {
+                    Value::Win(n) if next.to_move == pos.to_move => Value::Loss(n),
+                    Value::Loss(n) if next.to_move == pos.to_move => Value::Win(n),
+                    other => other,
+                };
                 let value = if rule.is_active() {
-                    let stored = self.value(next, 0)?;
+                    // Under the rule in force on each side of the move (the variant's lower
+                    // endgame N while a side has three stones on the board).
+                    let tb = self.tb.as_ref()?;
+                    let (own, theirs) = (tb.rule_at(pos), tb.rule_at(next));
+                    let stored = seen(self.value(next, 0)?);
                     let resets = pos.resets_counter(next);
-                    rule.at_counter(rule.move_value(stored.encode(), resets), counter)
-                        .result()
+                    own.at_counter(
+                        own.move_value_into(theirs, stored.encode(), resets),
+                        counter,
+                    )
+                    .result()
                 } else {
-                    self.value(next, counter_after(counter, pos, next))?
-                        .before_move()
+                    seen(self.value(next, counter_after(counter, pos, next))?).before_move()
                 };
                 Some(MoveValue { mv, value })
             })

@@ -1,5 +1,6 @@
 //! Game-theoretic values with distances, and their 16-bit encoding.
 
+use crate::game::rules::Variant;
 use std::fmt;
 
 /// The value of a position for the side to move, with the distance in plies to the end of
@@ -166,6 +167,32 @@ impl NMoveRule {
         self.n > 0
     }
 
+    /// The endgame N-move rule that tables solved under this rule follow in `v`: `v`'s
+    /// `endgame-n-move-rule` when there is a rule and the endgame N is lower (Morabaraba: 10
+    /// under a 100-move rule), else 0. Tables without a rule follow no endgame rule either.
+    pub fn endgame_in(self, v: &Variant) -> u16 {
+        let endgame = v.endgame_n_move_rule;
+        if self.n > 0 && endgame > 0 && endgame < self.n {
+            endgame
+        } else {
+            0
+        }
+    }
+
+    /// The rule in force in a position of `v` with `on_board` stones of each side on the
+    /// board, for tables solved under this rule: the endgame N ([`NMoveRule::endgame_in`])
+    /// while either side has exactly three stones on the board, else this rule. The stones on
+    /// the board change only by a placement or a removal, which reset the counter, so a
+    /// counter never carries from one of the two rules into the other.
+    #[inline]
+    pub fn with_stones(self, v: &Variant, on_board: [u8; 2]) -> NMoveRule {
+        match self.endgame_in(v) {
+            0 => self,
+            endgame if on_board.contains(&3) => NMoveRule { n: endgame },
+            _ => self,
+        }
+    }
+
     /// The value of a move for the side making it, from the stored value (`code`) of the
     /// position it leads to. `resets`: the move places or removes a stone (the counter goes
     /// back to 0); otherwise the counter goes up by one.
@@ -176,11 +203,22 @@ impl NMoveRule {
     /// adds one turn to the successor's DTR.
     #[inline]
     pub fn move_value(self, code: u16, resets: bool) -> Value {
+        self.move_value_into(self, code, resets)
+    }
+
+    /// [`NMoveRule::move_value`] for a move from a position under this rule to one under
+    /// `next` (an endgame N-move rule in force on one side of the move only,
+    /// [`NMoveRule::with_stones`]): a resetting move is decided in one turn when the successor
+    /// is decided under `next` (`r <= next.n`), and otherwise cursed or blessed under this
+    /// rule (distance `n + 1`). A move that does not reset keeps the stones on the board, and
+    /// with them the rule.
+    #[inline]
+    pub fn move_value_into(self, next_rule: NMoveRule, code: u16, resets: bool) -> Value {
         let next = Value::decode(code).unwrap_or(Value::Draw);
         if self.n == 0 || !resets {
             return next.before_move();
         }
-        let turns = |k: u16| if k <= self.n { 1 } else { self.n + 1 };
+        let turns = |k: u16| if k <= next_rule.n { 1 } else { self.n + 1 };
         match next {
             Value::Win(k) => Value::Loss(turns(k)),
             Value::Loss(k) => Value::Win(turns(k)),

@@ -34,10 +34,9 @@ pub use presence::UnusedTable;
 
 use crate::game::movegen::{Convention, legal_moves, play, settle};
 use crate::game::notation::{PositionError, parse_position};
-use crate::game::position::{Move, NO_SLIDE, Position};
+use crate::game::position::{Color, Move, NO_SLIDE, Position};
 use crate::game::rules::{MIN_STONES, Stalemate, Variant};
 use crate::game::value::{NMoveRule, RuleValue, Value, best_of};
-use crate::sector::graph::removal_ply;
 use crate::sector::index::Sector;
 use crate::table::{TableError, TableSet, Wdl, check_table_dir};
 use std::collections::{HashMap, HashSet};
@@ -195,6 +194,16 @@ impl Tablebase {
         self.tables.rule().unwrap_or_default()
     }
 
+    /// The N-move rule in force in `pos` under the tables' rule ([`Tablebase::rule`]): the
+    /// variant's lower `endgame-n-move-rule` while either side has exactly three stones on
+    /// the board (Morabaraba: 10 under a 100-move rule), else the tables' rule
+    /// ([`NMoveRule::with_stones`]). A position's stored DTR, its value at a counter and a
+    /// draw by the counter are under this rule.
+    pub fn rule_at(&self, pos: &Position) -> NMoveRule {
+        let on_board = [pos.on_board(Color::White), pos.on_board(Color::Black)];
+        self.rule().with_stones(&self.variant, on_board)
+    }
+
     /// The variant.
     pub fn variant(&self) -> &Variant {
         &self.variant
@@ -227,6 +236,18 @@ impl Tablebase {
                 self.variant.label()
             )));
         }
+        if !self.side_as_stored(pos, sector) {
+            return Err(ProbeError::Impossible(format!(
+                "under moving-first=black the tables of the placing phase hold the positions \
+                 where Black places the last stone, as in every game from the start (White to \
+                 move with as many stones in hand as Black, Black with one more; Black to move \
+                 on a board filled by placing); this position, {} to move with {} and {} in \
+                 hand, has White place the last stone",
+                pos.to_move,
+                pos.in_hand[pos.to_move.index()],
+                pos.in_hand[pos.to_move.other().index()],
+            )));
+        }
         let slot = self.tables.index(sector)?.slot(pos.us(), pos.them());
         if crate::sector::reach::unreachable(&self.variant, sector, pos.us(), pos.them())
             && self.tables.unreachable_dont_care(sector)?
@@ -237,6 +258,23 @@ impl Tablebase {
             )));
         }
         Ok((sector, slot))
+    }
+
+    /// Is the side to move of `pos` (of `sector`) the one the tables hold? Under
+    /// `moving-first=black` the placing phase's tables are solved with Black placing the last
+    /// stone ([`places_again`](crate::sector::graph::places_again)): the side to move is Black
+    /// where it holds more stones in hand than its opponent (it places last), White where it
+    /// holds as many or fewer, and Black on a board filled by placing (Black placed last and
+    /// moves first). Moving-phase positions, and every position under `moving-first=white`,
+    /// are stored for either side.
+    fn side_as_stored(&self, pos: &Position, sector: Sector) -> bool {
+        if self.variant.moving_first != Color::Black
+            || !crate::sector::graph::follows_placing_rules(&self.variant, sector)
+        {
+            return true;
+        }
+        let black = sector.wf > sector.bf || (sector.wf == 0 && sector.bf == 0);
+        (pos.to_move == Color::Black) == black
     }
 
     /// Does a side of `pos` carry a bar (`repeated-mills=restricted`: the slide that closed
@@ -261,16 +299,14 @@ impl Tablebase {
     }
 
     /// The value for the side to move of `pos` of its move to `next`, whose value for its
-    /// side to move is `value`, under the tables' rule ([`NMoveRule::move_value`]; a removal
-    /// after which the same side is to move, a blocked side's that moves again, as
-    /// [`removal_ply`] says: not negated).
+    /// side to move is `value`, under the N-move rule in force on each side of the move
+    /// ([`NMoveRule::move_value_into`]; not negated when the mover moves again: a blocked
+    /// side that removed, as [`removal_ply`](crate::sector::graph::removal_ply) says, or Black ending placing under
+    /// `moving-first=black`, [`for_opponent`]).
     fn move_value(&self, pos: &Position, next: &Position, value: Value) -> Value {
-        let same = next.to_move == pos.to_move;
-        if same && pos.pending_removal() {
-            return removal_ply(self.rule(), value, same);
-        }
-        self.rule()
-            .move_value(value.encode(), pos.resets_counter(next))
+        let code = for_opponent(pos, next, value).encode();
+        self.rule_at(pos)
+            .move_value_into(self.rule_at(next), code, pos.resets_counter(next))
     }
 
     /// Already decided by stone count: the side to move (or its opponent) has fewer than three.
@@ -307,15 +343,15 @@ impl Tablebase {
     }
 
     /// The value of a position that is not stored (a removal pending, or a bar), from its
-    /// moves, as the solver values such positions (src/solve/barred.rs): under the tables'
-    /// N-move rule a move that removes or captures a stone counts from counter 0
-    /// ([`NMoveRule::move_value`]: DTR 1 for a win; a blocked side's removals too), and a side
-    /// with no move loses ([`NMoveRule::blocked`])
-    /// or, under `stalemate=draw`, draws. Without the rule: one ply more than the best move's
-    /// successor (not negated when the side to move stays the same: a blocked side that
-    /// removes and moves again).
+    /// moves, as the solver values such positions (src/solve/barred.rs): under the N-move
+    /// rule in force ([`Tablebase::rule_at`]) a move that removes or captures a stone counts
+    /// from counter 0 ([`NMoveRule::move_value_into`]: DTR 1 for a win whose successor is
+    /// decided under the rule there; a blocked side's removals too), and a side with no move
+    /// loses ([`NMoveRule::blocked`]) or, under `stalemate=draw`, draws. Without the rule: one
+    /// ply more than the best move's successor (not negated when the side to move stays the
+    /// same: a blocked side that removes and moves again).
     fn played_out(&self, pos: &Position) -> Result<Value, ProbeError> {
-        let rule = self.rule();
+        let rule = self.rule_at(pos);
         let mut values = Vec::new();
         for mv in self.moves(pos) {
             let next = play(&self.variant, pos, mv);
@@ -333,15 +369,15 @@ impl Tablebase {
     }
 
     /// The value of a position whose N-move counter is `counter` (plies since the last
-    /// removal or placement), exact under the tables' rule ([`Tablebase::rule`]): a win or
-    /// loss with its DTR, a cursed win, a draw or a blessed loss. Tables without the rule
-    /// give the value and distance to the end of the game at any counter.
+    /// removal or placement), exact under the rule in force there ([`Tablebase::rule_at`]):
+    /// a win or loss with its DTR, a cursed win, a draw or a blessed loss. Tables without the
+    /// rule give the value and distance to the end of the game at any counter.
     ///
     /// # Errors
     ///
     /// As [`Tablebase::value`].
     pub fn value_at(&self, pos: &Position, counter: u32) -> Result<RuleValue, ProbeError> {
-        let rule = self.rule();
+        let rule = self.rule_at(pos);
         if let Some(v) = Self::by_count(pos) {
             // Over by the removal that just reset the counter.
             return Ok(NMoveRule::NONE.at_counter(v, 0));
@@ -354,10 +390,11 @@ impl Tablebase {
         Ok(rule.at_counter(self.value(pos)?, counter))
     }
 
-    /// Every legal move with its value under the tables' N-move rule for the side to move,
-    /// at counter `counter`, best first (fastest wins, cursed wins, draws, blessed losses,
-    /// slowest losses; ties in move order). A move that removes or places a stone leads to
-    /// counter 0, any other to `counter + 1`.
+    /// Every legal move with its value under the N-move rule in force for the side to move
+    /// ([`Tablebase::rule_at`]), at counter `counter`, best first (fastest wins, cursed wins,
+    /// draws, blessed losses, slowest losses; ties in move order). A move that removes or
+    /// places a stone leads to counter 0 (under the rule in force after it), any other to
+    /// `counter + 1`.
     ///
     /// # Errors
     ///
@@ -377,7 +414,7 @@ impl Tablebase {
         pos: &Position,
         counter: u32,
     ) -> Result<Vec<MoveRuleValue>, ProbeError> {
-        let rule = self.rule();
+        let rule = self.rule_at(pos);
         // A blocked side's turn starts like any other (the counter may draw it); a removal
         // after a mill is made before any check of the counter.
         let counter = match pos.pending_removal() && !self.blocked_start(pos) {
@@ -400,7 +437,8 @@ impl Tablebase {
     /// The principal variation under the tables' N-move rule from counter `counter`: best
     /// moves (the first in move order among equals) until the game ends, the line repeats
     /// one of its own positions, or `max_plies` moves ([`Tablebase::principal_variation_with`]
-    /// also says which). With the rule a drawn line ends when the counter reaches N.
+    /// also says which). With the rule a drawn line ends when the counter reaches the N in
+    /// force ([`Tablebase::rule_at`]).
     ///
     /// # Errors
     ///
@@ -439,7 +477,6 @@ impl Tablebase {
         max_plies: usize,
         mut each: impl FnMut(&MoveRuleValue),
     ) -> Result<PvEnd, ProbeError> {
-        let rule = self.rule();
         let mut seen = HashMap::from([(*pos, 0)]);
         let (mut cur, mut counter) = (*pos, counter);
         let mut plies = 0;
@@ -448,7 +485,7 @@ impl Tablebase {
                 return Ok(PvEnd::GameOver);
             }
             let turn_starts = !cur.pending_removal() || self.blocked_start(&cur);
-            if rule.is_active() && turn_starts && counter >= u32::from(rule.n()) {
+            if turn_starts && self.rule_at(&cur).draws_at(counter) {
                 return Ok(PvEnd::NMoveRule);
             }
             if plies >= max_plies {
@@ -477,10 +514,20 @@ impl Tablebase {
     ///
     /// # Errors
     ///
-    /// As [`Tablebase::value`], reading only the WDL (`.mbw`) files.
+    /// As [`Tablebase::value`], reading only the WDL (`.mbw`) files, except for a position
+    /// with a bar under an N-move rule: its quiet moves lead to counter 1, where a stored
+    /// win or loss may be drawn, which the WDL files alone cannot tell, so it is valued from
+    /// the distances too.
     pub fn wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
         if let Some(v) = Self::by_count(pos) {
             return Ok(Wdl::of(v));
+        }
+        if self.has_bar(pos) && self.rule().is_active() && !pos.pending_removal() {
+            return Ok(match self.value_at(pos, 0)? {
+                RuleValue::Win(_) => Wdl::Win,
+                RuleValue::Loss(_) => Wdl::Loss,
+                _ => Wdl::Draw,
+            });
         }
         if self.has_bar(pos) || (pos.pending_removal() && !self.blocked_start(pos)) {
             let best = self
@@ -506,14 +553,9 @@ impl Tablebase {
             .into_iter()
             .map(|mv| {
                 let next = play(&self.variant, pos, mv);
-                let value = self.value(&next)?;
-                let same = next.to_move == pos.to_move && pos.pending_removal();
                 Ok(MoveValue {
                     mv,
-                    value: match same {
-                        true => removal_ply(NMoveRule::NONE, value, same),
-                        false => value.before_move(),
-                    },
+                    value: for_opponent(pos, &next, self.value(&next)?).before_move(),
                 })
             })
             .collect()
@@ -546,10 +588,12 @@ impl Tablebase {
                 let wdl = self.wdl(&next)?;
                 Ok(MoveWdl {
                     mv,
-                    // A blocked side that removes may move again.
-                    wdl: match next.to_move == pos.to_move && pos.pending_removal() {
-                        true => wdl,
-                        false => flip(wdl),
+                    // A blocked side that removes may move again, as may Black ending
+                    // placing under `moving-first=black`.
+                    wdl: if next.to_move == pos.to_move {
+                        wdl
+                    } else {
+                        flip(wdl)
                     },
                 })
             })
@@ -609,7 +653,8 @@ impl Tablebase {
 pub enum PvEnd {
     /// The game is over: the side to move is down to two stones or has no legal move.
     GameOver,
-    /// The tables' N-move rule draws the game: N plies without a removal or placement.
+    /// The N-move rule in force ([`Tablebase::rule_at`] of the line's last position) draws
+    /// the game: N plies without a removal or placement.
     NMoveRule,
     /// The line's last move brought back the position after ply `ply` of the line (0: the
     /// position it started from): best play would go round in circles, as a draw does.
@@ -619,6 +664,22 @@ pub enum PvEnd {
     },
     /// The line has the most moves asked for.
     MaxPlies,
+}
+
+/// The value of `next`, reached by a move from `pos`, for the opponent of the side that made
+/// the move: `value` (the value for the side to move in `next`) as it is when the opponent is
+/// to move there, turned round when the mover moves again (a placement that ends placing under
+/// `moving-first=black`, Black's). The move's value for the mover then follows as for any
+/// move ([`Value::before_move`], [`NMoveRule::move_value`]).
+fn for_opponent(pos: &Position, next: &Position, value: Value) -> Value {
+    if next.to_move != pos.to_move {
+        return value;
+    }
+    match value {
+        Value::Win(n) => Value::Loss(n),
+        Value::Loss(n) => Value::Win(n),
+        Value::Draw => Value::Draw,
+    }
 }
 
 /// The best of some rule values for the side choosing among them (a loss in 0 when there are

@@ -4,7 +4,9 @@
 //!
 //! * **Nodes** are sectors ([`Sector`]): the stones on the board and in hand of the side to
 //!   move and of its opponent. A sector is always seen from the side to move, so every move
-//!   leads to a sector seen from the other side.
+//!   leads to a sector seen from the other side — except, under `moving-first=black`, the
+//!   placement that ends placing: Black places the last stone and moves first, so that move
+//!   leads to a moving-phase sector seen from the same side ([`places_again`]).
 //! * **Edges** are the kinds of move ([`MoveSectors`]): a slide or fly that closes no mill
 //!   (to the colour-swapped sector), a placement (one stone from hand to board), either of
 //!   them closing a mill and removing an opponent's stone, and the removals of a blocked side
@@ -28,6 +30,7 @@
 //! all read the graph from here; the positions inside a sector are the business of the move
 //! generators and of `reach` (which positions of a sector a game reaches).
 
+use crate::game::position::Color;
 use crate::game::rules::{MIN_STONES, Stalemate, Variant};
 use crate::game::value::{NMoveRule, Value};
 use crate::sector::index::Sector;
@@ -60,6 +63,20 @@ pub fn unsupported_in(v: &Variant, s: Sector) -> Vec<String> {
     out
 }
 
+/// Does a placement in sector `s` end the placing phase and leave its mover to move again?
+/// Under `moving-first=black`, when the side to move holds the last stone in hand (one, the
+/// opponent none): Black moves first when placing ends, and in a game from the start Black
+/// places the last stone (every turn of the placing phase is one placement, White's first,
+/// so White to move holds as many stones in hand as Black, Black one more than White). The
+/// tables of the placing phase are therefore solved with Black to move in the sectors `w-b-1-0`
+/// (a position with White to move and one stone in hand against none does not occur in play;
+/// a probe refuses it). Where a side may slide instead of placing (`move-while-placing`) the
+/// hands do not tell who places last, and these tables are refused
+/// ([`Variant::unsupported_in_placing`]).
+pub fn places_again(v: &Variant, s: Sector) -> bool {
+    v.moving_first == Color::Black && s.wf == 1 && s.bf == 0
+}
+
 /// Can the side to move in sector `s` slide (or fly) a stone?
 pub fn can_slide(v: &Variant, s: Sector) -> bool {
     s.w > 0 && v.may_move(s.wf)
@@ -74,11 +91,12 @@ pub const MAX_TAKEN: usize = 8;
 /// stones (captures and removals) leads.
 pub type ByTaken = [Option<Sector>; MAX_TAKEN];
 
-/// The sector each kind of move of `s` leads to (seen from the side that moves next: the
-/// opponent, but for [`MoveSectors::blocked`] under `stalemate=remove-and-move` and
-/// `both-remove`), as far as the stone counts allow the move: `None` where `s` has no such
-/// move. The opponent may be left with too few stones (a lost game), and the board may be
-/// full (no move at all).
+/// The sector each kind of move of `s` leads to (seen from the opponent, who moves next, or
+/// for placements seen from the mover when [`MoveSectors::place_again`], and for
+/// [`MoveSectors::blocked`] under `stalemate=remove-and-move` and `both-remove` from the
+/// blocked side), as far as the stone counts allow the move: `None` where `s` has no such
+/// move. The opponent may be left with too few stones (a lost game,
+/// [`MoveSectors::leaves_opponent`]), and the board may be full (no move at all).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveSectors {
     /// A slide or fly that takes nothing: the colour-swapped sector.
@@ -97,6 +115,9 @@ pub struct MoveSectors {
     /// each with the same side to move. `None` under the other options, or where the side to
     /// move always has a stone move.
     pub blocked: Option<Sector>,
+    /// The placements end placing and their mover moves again ([`places_again`]): `place`
+    /// and `place_taking` are seen from the mover (its stones first), not from the opponent.
+    pub place_again: bool,
 }
 
 /// The sector the removals of a blocked side lead to ([`MoveSectors::blocked`]) and who is to
@@ -134,15 +155,17 @@ pub struct BlockedExit {
 /// N-move counter, as [`NMoveRule::move_value`] values a resetting move: the turn of a blocked
 /// side starts like any other, drawn when the counter has reached N (the check comes before
 /// everything else, docs/NMOVE.md), so under a rule it is decided with DTR 1 when `next` is
-/// decided at counter 0, and cursed or blessed (distance `N + 1`) when `next` is.
+/// decided at counter 0, and cursed or blessed (distance `N + 1`) when `next` is. `rule` is
+/// the rule in force before the removal, `next_rule` after it ([`NMoveRule::move_value_into`]:
+/// an endgame rule may hold on one side only).
 #[inline]
-pub fn removal_ply(rule: NMoveRule, next: Value, same: bool) -> Value {
+pub fn removal_ply(rule: NMoveRule, next_rule: NMoveRule, next: Value, same: bool) -> Value {
     let theirs = match (next, same) {
         (Value::Win(k), true) => Value::Loss(k),
         (Value::Loss(k), true) => Value::Win(k),
         (v, _) => v,
     };
-    rule.move_value(theirs.encode(), true)
+    rule.move_value_into(next_rule, theirs.encode(), true)
 }
 
 impl MoveSectors {
@@ -150,29 +173,48 @@ impl MoveSectors {
     pub fn of(v: &Variant, s: Sector) -> MoveSectors {
         let slides = can_slide(v, s);
         let places = s.wf > 0;
+        let again = places && places_again(v, s);
         let most = (v.max_taken() as usize).min(MAX_TAKEN);
+        // The sector after a move leaving the mover `w_after` stones on the board and the
+        // opponent `k` fewer, seen from the side to move next.
+        let after = |w_after: u8, k: u8, placed: bool| {
+            let (them, them_hand) = (s.b - k, s.bf);
+            let us_hand = s.wf - (w_after - s.w);
+            if placed && again {
+                Sector::new(w_after, them, us_hand, them_hand)
+            } else {
+                Sector::new(them, w_after, them_hand, us_hand)
+            }
+        };
         // Taking needs an opponent's stone and a mill (three stones of the mover) or a capture.
-        let taking = |moves: bool, w_after: u8| {
+        let taking = |moves: bool, w_after: u8, placed: bool| {
             let mut out: ByTaken = [None; MAX_TAKEN];
             if moves && (w_after >= 3 || !v.takes_one_at_most()) {
                 for k in 1..=most.min(s.b as usize) {
-                    out[k - 1] = Some(Sector::new(
-                        s.b - k as u8,
-                        w_after,
-                        s.bf,
-                        s.wf - (w_after - s.w),
-                    ));
+                    out[k - 1] = Some(after(w_after, k as u8, placed));
                 }
             }
             out
         };
         MoveSectors {
             slide: slides.then(|| s.swapped()),
-            slide_taking: taking(slides, s.w),
-            place: places.then(|| Sector::new(s.b, s.w + 1, s.bf, s.wf - 1)),
-            place_taking: taking(places, s.w + 1),
+            slide_taking: taking(slides, s.w, false),
+            place: places.then(|| after(s.w + 1, 0, true)),
+            place_taking: taking(places, s.w + 1, true),
+            place_again: again,
             blocked: blocked_exit(v, s).map(|b| b.to),
         }
+    }
+
+    /// Is the opponent left with three stones or more (on the board and in hand) after a move
+    /// to `t`, one of these targets (a placement's if `placed`)? Otherwise the mover has won.
+    pub fn leaves_opponent(&self, t: Sector, placed: bool) -> bool {
+        let (on_board, in_hand) = if placed && self.place_again {
+            (t.b, t.bf)
+        } else {
+            (t.w, t.wf)
+        };
+        on_board + in_hand >= MIN_STONES
     }
 
     /// A slide or fly that closes a mill and removes one stone (the standard game's only
@@ -223,6 +265,9 @@ pub struct ExitSectors {
     /// A blocked side's removals ([`MoveSectors::blocked`]; `None` also where they finish the
     /// game: a side left with too few stones).
     pub blocked: Option<Sector>,
+    /// The placements end placing and their mover moves again ([`places_again`]): `place`
+    /// and `place_taking` are seen from the mover, and their values are the mover's.
+    pub place_again: bool,
 }
 
 impl ExitSectors {
@@ -249,12 +294,13 @@ pub const BLOCKED_EXIT: usize = 2 * MAX_TAKEN + 2;
 /// The sectors the moves of `s` can exit to (those a game can actually need).
 pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
     let m = MoveSectors::of(v, s);
-    let alive = |sec: Option<Sector>| sec.filter(|sec| sec.w + sec.wf >= MIN_STONES);
+    let alive = |placed: bool| move |t: Option<Sector>| t.filter(|&t| m.leaves_opponent(t, placed));
     ExitSectors {
         slide: m.slide.filter(|t| !together(v, s).contains(t)),
-        slide_taking: m.slide_taking.map(alive),
+        slide_taking: m.slide_taking.map(alive(false)),
         place: m.place,
-        place_taking: m.place_taking.map(alive),
+        place_taking: m.place_taking.map(alive(true)),
+        place_again: m.place_again,
         blocked: m.blocked.filter(|t| is_live(v, *t)),
     }
 }
@@ -501,6 +547,41 @@ mod tests {
         // White to move always holds as many stones in hand as black; black one more.
         for s in &all {
             assert!(s.wf == s.bf || s.wf == s.bf + 1, "{s}");
+        }
+    }
+
+    #[test]
+    fn black_moving_first_keeps_the_mover_after_the_last_placement() {
+        let six = Variant::by_name("six").unwrap();
+        let v = Variant::from_rules("six", &["moving-first=black"]).unwrap();
+        // Black places its last stone (one in hand, White none) and moves again: the
+        // placement leads to the moving phase seen from Black.
+        let m = MoveSectors::of(&v, Sector::new(4, 6, 1, 0));
+        assert!(m.place_again);
+        assert_eq!(m.place, Some(Sector::moving(5, 6)));
+        assert_eq!(m.place_removal(), Some(Sector::moving(5, 5)));
+        assert!(m.leaves_opponent(Sector::moving(5, 5), true));
+        let white = MoveSectors::of(&six, Sector::new(4, 6, 1, 0));
+        assert!(!white.place_again);
+        assert_eq!(white.place, Some(Sector::moving(6, 5)));
+        assert_eq!(white.place_removal(), Some(Sector::moving(5, 5)));
+        // A removal that leaves White two stones wins at once: no exit table.
+        let e = exit_sectors(&v, Sector::new(2, 3, 1, 0));
+        assert!(e.place_again);
+        assert_eq!(e.place, Some(Sector::moving(3, 3)));
+        assert_eq!(e.place_taking[0], None);
+        // Other placements hand the move over as before.
+        for s in [Sector::new(4, 4, 1, 1), Sector::new(3, 3, 2, 1)] {
+            assert_eq!(MoveSectors::of(&v, s), MoveSectors::of(&six, s));
+        }
+        // The same sectors are reachable (both sides of a moving sector are, by slides), each
+        // in the same component.
+        assert_eq!(reachable_sectors(&v), reachable_sectors(&six));
+        for s in reachable_sectors(&v) {
+            assert_eq!(
+                Component::of(&v, s).sectors(),
+                Component::of(&six, s).sectors()
+            );
         }
     }
 

@@ -144,7 +144,7 @@ impl Explorer {
             },
             "stones": self.variant.stones,
             "flying": self.variant.fly_at.is_some(),
-            "rule": {"n": rule.n()},
+            "rule": {"n": rule.n(), "endgame_n": rule.endgame_in(&self.variant)},
             "dir": self.dir.display().to_string(),
             "start": format_position_info(&self.variant, &start, PositionInfo::default()),
             "board": {
@@ -262,7 +262,7 @@ impl Explorer {
                 .map(|p| board.name(p))
                 .collect()
         };
-        let rule = self.tb.rule();
+        let rule = self.tb.rule_at(&pos);
         let marks: Vec<&str> = points(pos.marks).map(|p| board.name(p)).collect();
         // Who removes now: the side to move while it has removals, else the other side.
         let remover = [pos.to_move, pos.to_move.other()]
@@ -336,7 +336,7 @@ impl Explorer {
                 format!("{me} to move has no legal move: drawn by the rules"),
             ),
             None => {
-                let rule = self.tb.rule();
+                let rule = self.tb.rule_at(pos);
                 if rule.is_active() && !pos.pending_removal() && info.counter >= u32::from(rule.n())
                 {
                     let reason = format!(
@@ -580,7 +580,7 @@ impl Explorer {
             Some(Outcome::Win) => Value::Win(0),
             Some(Outcome::Draw) => Value::Draw,
             None => {
-                let rule = self.tb.rule();
+                let rule = self.tb.rule_at(next);
                 let drawn = rule.is_active()
                     && !next.pending_removal()
                     && info.counter >= u32::from(rule.n());

@@ -12,9 +12,7 @@
 //! keep both bars, and lead to fewer stones too).
 
 use super::{DependencyValues, ExitSummary, SolveError};
-use crate::game::rules::{
-    Bits, MIN_STONES, NO_SQUARE, Variant, for_each_removal_set, points as bits,
-};
+use crate::game::rules::{Bits, NO_SQUARE, Variant, for_each_removal_set, points as bits};
 use crate::game::value::{NMoveRule, Value};
 use crate::sector::graph::{Component, MoveSectors, blocked_exit, can_slide, is_live};
 use crate::sector::index::{Sector, SectorIndex};
@@ -71,7 +69,8 @@ fn revivable(v: &Variant, s: Sector, us: Bits, them: Bits, bar: Bar) -> bool {
 pub(crate) struct PlayOut<'a> {
     /// The rules.
     pub v: &'a Variant,
-    /// The N-move rule of the stored values.
+    /// The N-move rule the stored values were solved under (each sector under the rule in
+    /// force there, [`NMoveRule::with_stones`]).
     pub rule: NMoveRule,
     /// The stored values.
     pub stored: &'a dyn StoredValues,
@@ -114,16 +113,30 @@ impl PlayOut<'_> {
         let empty = board.full() & !us & !them;
         let moves = MoveSectors::of(v, s);
         let barred = (us_bar.1, us_bar.0);
+        let own = rule.with_stones(v, [s.w, s.b]);
+        let rule_in = |t: Sector| rule.with_stones(v, [t.w, t.b]);
         let mut ex = ExitSummary::default();
         let mut any_move = false;
         // One stone move: its captures and removals, then the opponent moves with its own bar.
+        // The code of the position after a move (the mover's stones `moved`, the opponent's
+        // `left`, the mover's bar `bar`) for the opponent: it moves next with its own bar, or,
+        // after a placement that ends placing under `moving-first=black`, the mover moves
+        // again (a placement leaves it no bar) and its value is turned round.
+        let next_code = |next: Sector, moved: Bits, left: Bits, bar: Bar, placed: bool| {
+            if placed && moves.place_again {
+                let value = self.value(next, moved, left, NO_BAR, them_bar)?;
+                Ok(super::as_opponent(value.encode()))
+            } else {
+                Ok(self.value(next, left, moved, them_bar, bar)?.encode())
+            }
+        };
         let mut play = |from: u8, to: u8, moved: Bits, placed: bool| -> Result<(), Sector> {
             let a = v.arrival(board, moved, to, them, placed);
             if a.taken() == 0 {
                 let next = if placed { moves.place } else { moves.slide };
                 let next = next.expect("a quiet move has a sector");
-                let value = self.value(next, them, moved, them_bar, NO_BAR)?;
-                ex.note(rule, value.encode(), placed);
+                let code = next_code(next, moved, them, NO_BAR, placed)?;
+                ex.note(own, rule_in(next), code, placed);
                 return Ok(());
             }
             let by_taken = if placed {
@@ -131,7 +144,8 @@ impl PlayOut<'_> {
             } else {
                 &moves.slide_taking
             };
-            let Some(next) = by_taken[a.taken() as usize - 1].filter(|t| t.w + t.wf >= MIN_STONES)
+            let Some(next) =
+                by_taken[a.taken() as usize - 1].filter(|&t| moves.leaves_opponent(t, placed))
             else {
                 ex.win(1);
                 return Ok(());
@@ -147,9 +161,9 @@ impl PlayOut<'_> {
                 v.remove_from_mills,
                 a.them,
                 a.removals,
-                &mut |left| match self.value(next, left, moved, them_bar, bar) {
-                    Ok(value) => {
-                        ex.note(rule, value.encode(), true);
+                &mut |left| match next_code(next, moved, left, bar, placed) {
+                    Ok(code) => {
+                        ex.note(own, rule_in(next), code, true);
                         false
                     }
                     Err(e) => {
@@ -183,6 +197,9 @@ impl PlayOut<'_> {
         if any_move {
             return Ok(ex.value());
         }
+        if super::full_board_won(v, empty) {
+            return Ok(Value::Win(0));
+        }
         // Blocked (perhaps by its bar): the stalemate removals keep both bars (only a stone
         // move sets or clears its side's).
         let removals =
@@ -193,7 +210,7 @@ impl PlayOut<'_> {
         Ok(match removals {
             Some(value) => value,
             None if super::blocked_draws(v, empty) => Value::Draw,
-            None => rule.blocked(),
+            None => own.blocked(),
         })
     }
 }

@@ -11,7 +11,8 @@
 //! when the counter has reached N (the check comes before everything else, docs/NMOVE.md), so
 //! such a position is decided with DTR 1 when the position after the removals is decided at
 //! counter 0, and is cursed or blessed (distance `N + 1`) when that one is
-//! ([`removal_ply`]).
+//! ([`removal_ply`]). The N-move rule in force is the one of each position's stones
+//! ([`NMoveRule::with_stones`]: an endgame rule while a side has three stones).
 
 use crate::game::rules::{Bits, MIN_STONES, Stalemate, Variant, points as bits};
 use crate::game::value::{NMoveRule, Value, best_of};
@@ -20,13 +21,14 @@ use crate::sector::index::Sector;
 
 /// The value of the position (`us` to move, `them`) of sector `s` whose side to move has no
 /// stone move, under the `stalemate` options that remove stones; `None` under the others
-/// (a loss, a draw, a pass). `stored(to, mover, other, same)` gives the value of the position
+/// (a loss, a draw, a pass). `base`: the rule the tables are solved under (each position's
+/// rule in force follows from its stones). `stored(to, mover, other, same)` gives the value of the position
 /// of sector `to` (the sector of [`blocked_exit`]) with `mover` to move and `other`, `same`
 /// telling whether the blocked side is the one to move there; it is asked only for positions
 /// where both sides have three stones or more.
 pub(crate) fn blocked_value<E>(
     v: &Variant,
-    rule: NMoveRule,
+    base: NMoveRule,
     s: Sector,
     us: Bits,
     them: Bits,
@@ -37,6 +39,15 @@ pub(crate) fn blocked_value<E>(
     };
     let board = v.board();
     let to = exit.to;
+    let rule = base.with_stones(v, [s.w, s.b]);
+    // The rule after the blocked side's removal (the opponent one stone fewer), and after the
+    // reply of `both-remove` (both one fewer).
+    let after_one = base.with_stones(v, [s.w, s.b - 1]);
+    let after_both = base.with_stones(v, [s.w.saturating_sub(1), s.b - 1]);
+    let at_exit = match v.stalemate {
+        Stalemate::BothRemove => after_both,
+        _ => after_one,
+    };
     // After the blocked side's removal: has the opponent too few stones?
     let them_lost = s.b - 1 + s.bf < MIN_STONES;
     let mut values = Vec::new();
@@ -51,11 +62,11 @@ pub(crate) fn blocked_value<E>(
             for r in bits(candidates) {
                 let left = them & !(1 << r);
                 let next = if them_lost {
-                    removal_ply(rule, Value::Loss(0), false)
+                    removal_ply(rule, at_exit, Value::Loss(0), false)
                 } else if exit.same {
-                    removal_ply(rule, stored(to, us, left, true)?, true)
+                    removal_ply(rule, at_exit, stored(to, us, left, true)?, true)
                 } else {
-                    removal_ply(rule, stored(to, left, us, false)?, false)
+                    removal_ply(rule, at_exit, stored(to, left, us, false)?, false)
                 };
                 values.push(next);
             }
@@ -65,7 +76,7 @@ pub(crate) fn blocked_value<E>(
             for r in bits(board.removable(them, v.remove_from_mills)) {
                 let left = them & !(1 << r);
                 if them_lost {
-                    values.push(removal_ply(rule, Value::Loss(0), false));
+                    values.push(removal_ply(rule, at_exit, Value::Loss(0), false));
                     continue;
                 }
                 // The opponent removes one of the blocked side's stones: its best, from its
@@ -77,10 +88,10 @@ pub(crate) fn blocked_value<E>(
                     } else {
                         stored(to, us & !(1 << q), left, true)?
                     };
-                    replies.push(removal_ply(rule, next, false));
+                    replies.push(removal_ply(after_one, after_both, next, false));
                 }
                 let reply = best_of(replies.into_iter(), Value::Loss(0));
-                values.push(removal_ply(rule, reply, false));
+                values.push(removal_ply(rule, after_one, reply, false));
             }
         }
         Stalemate::Loss | Stalemate::Draw | Stalemate::Pass => return Ok(None),

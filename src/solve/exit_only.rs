@@ -17,12 +17,14 @@ use crate::sector::reach::ReachFilter;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
-/// Values of every slot of the sector of `index` (no internal moves; `exits` supplied).
+/// Values of every slot of the sector of `index` (no internal moves; `exits` supplied), under
+/// the rule the tables are solved under and the one in force in the sector (`rules`, see
+/// [`NMoveRule::with_stones`]).
 pub(super) fn exit_only_pass(
     v: &Variant,
     index: &SectorIndex,
     exits: &Exits,
-    rule: NMoveRule,
+    rules: (NMoveRule, NMoveRule),
     reach: Option<ReachFilter>,
     progress: Progress,
 ) -> Vec<u16> {
@@ -37,6 +39,8 @@ pub(super) fn exit_only_pass(
     let values = unused_values(slots as usize);
     let orbit_count = them_orbits.len() as u64;
     let general = !v.takes_one_at_most();
+    let rule = rules.1;
+    let place_rule = exits.place.as_ref().map_or(rule, |t| t.rule);
     (0..them_orbits.len() as u32).into_par_iter().for_each_init(
         OpponentBlocks::default,
         |blocks, orbit| {
@@ -64,7 +68,9 @@ pub(super) fn exit_only_pass(
                 }
                 let value = if combo == open {
                     // No move: the full-board rule, else the side to move has lost.
-                    if super::blocked_draws(v, 0) {
+                    if super::full_board_won(v, 0) {
+                        Value::Win(0)
+                    } else if super::blocked_draws(v, 0) {
                         Value::Draw
                     } else {
                         rule.blocked()
@@ -79,14 +85,24 @@ pub(super) fn exit_only_pass(
                             if a.taken() > 0 {
                                 let tables = &exits.place_taking;
                                 let placed = us | 1 << to;
-                                super::note_taking(v, &mut ex, rule, tables, a, placed, to, None);
+                                super::note_taking(v, &mut ex, rules, tables, a, placed, to, None);
                                 continue;
                             }
-                            ex.note(rule, blocks.placements[colex_rank(placed) as usize], true);
+                            ex.note(
+                                rule,
+                                place_rule,
+                                blocks.placements[colex_rank(placed) as usize],
+                                true,
+                            );
                         } else if them != 0 && board.in_mill(us | 1 << to, to) {
                             ex.note_own(blocks.removals(exits, rule, placed));
                         } else {
-                            ex.note(rule, blocks.placements[colex_rank(placed) as usize], true);
+                            ex.note(
+                                rule,
+                                place_rule,
+                                blocks.placements[colex_rank(placed) as usize],
+                                true,
+                            );
                         }
                     }
                     ex.value()
@@ -111,13 +127,20 @@ struct OpponentBlocks {
     points: Vec<u8>,
     /// The free points as a mask.
     free: Bits,
-    /// By pattern rank: the successor's code after a placement that closes no mill.
+    /// The opponent's stones.
+    them: Bits,
+    /// By pattern rank: the successor's code after a placement that closes no mill (for the
+    /// opponent, see [`ExitTable::code`](super::ExitTable)).
     placements: Vec<u16>,
     /// By pattern rank: the mover's best value over the removals after a placement that
     /// closes a mill, or [`UNUSED`] while not yet needed (filled on demand).
     removals: Vec<u16>,
-    /// Frames of the sector removals lead to, one per removable stone of `them`.
+    /// Frames of the sector removals lead to, one per removable stone of `them` (when the
+    /// opponent moves next there).
     removal_frames: Vec<UsFrame>,
+    /// The removable stones of `them` (when the mover moves again after the removal: the
+    /// successor is seen from the mover, whose stone set varies, so no frames).
+    removable_again: Bits,
 }
 
 impl OpponentBlocks {
@@ -126,25 +149,41 @@ impl OpponentBlocks {
         let board = v.board();
         let syms = &crate::sector::index::BoardTables::of(v.board_kind).syms;
         self.free = board.full() & !them;
+        self.them = them;
         self.points.clear();
         self.points.extend(bits(self.free));
         let m = self.points.len() as u32;
         let after = combinations(m, w + 1);
         self.placements.clear();
-        if let Some(t) = &exits.place {
-            let frame = t.index.frame(them);
-            self.placements.extend(after.iter().map(|&pattern| {
-                let mapped = syms.apply(frame.sym, pdep(pattern, self.free));
-                t.values[t.index.slot_in_frame(&frame, mapped) as usize]
-            }));
+        match &exits.place {
+            // The mover moves again: the successor is seen from the mover, whose stone set
+            // varies within the block (no shared frame).
+            Some(t) if t.again => self.placements.extend(
+                after
+                    .iter()
+                    .map(|&pattern| t.code(them, pdep(pattern, self.free))),
+            ),
+            Some(t) => {
+                let frame = t.index.frame(them);
+                self.placements.extend(after.iter().map(|&pattern| {
+                    let mapped = syms.apply(frame.sym, pdep(pattern, self.free));
+                    t.values[t.index.slot_in_frame(&frame, mapped) as usize]
+                }));
+            }
+            None => {}
         }
         self.removals.clear();
         self.removals.resize(after.len(), UNUSED);
         self.removal_frames.clear();
+        self.removable_again = 0;
         if let (Some(t), true) = (&exits.place_taking[0], them != 0) {
             let removable = board.removable(them, v.remove_from_mills);
-            self.removal_frames
-                .extend(bits(removable).map(|r| t.index.frame(them & !(1 << r))));
+            if t.again {
+                self.removable_again = removable;
+            } else {
+                self.removal_frames
+                    .extend(bits(removable).map(|r| t.index.frame(them & !(1 << r))));
+            }
         }
     }
 
@@ -164,9 +203,13 @@ impl OpponentBlocks {
                         let mapped = syms.apply(frame.sym, stones);
                         ex.note(
                             rule,
+                            t.rule,
                             t.values[t.index.slot_in_frame(frame, mapped) as usize],
                             true,
                         );
+                    }
+                    for r in bits(self.removable_again) {
+                        ex.note(rule, t.rule, t.code(self.them & !(1 << r), stones), true);
                     }
                     ex.value()
                 }

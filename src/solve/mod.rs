@@ -30,11 +30,14 @@ pub(crate) mod blocked;
 mod cells;
 mod exit_only;
 
+use crate::game::position::Color;
 use crate::game::rules::{
     Arrival, Bits, BoardFull, Stalemate, Variant, for_each_removal_set, points as bits,
 };
 use crate::game::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
-use crate::sector::graph::{BLOCKED_EXIT, Component, EXIT_KINDS, MAX_TAKEN, can_slide};
+use crate::sector::graph::{
+    BLOCKED_EXIT, Component, EXIT_KINDS, ExitSectors, MAX_TAKEN, can_slide,
+};
 use crate::sector::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::sector::reach::ReachFilter;
 use cells::Cells;
@@ -129,12 +132,37 @@ impl SectorStats {
 struct ExitTable<'a> {
     index: SectorIndex,
     values: &'a [u16],
+    /// The N-move rule in force in the sector ([`NMoveRule::with_stones`]).
+    rule: NMoveRule,
+    /// The move that leads here leaves its mover to move again
+    /// ([`places_again`](crate::sector::graph::places_again)): the sector is seen from the
+    /// mover, and its values are the mover's.
+    again: bool,
 }
 
 impl ExitTable<'_> {
+    /// The code of the position reached, for the opponent of the mover (who moves next, or
+    /// would if the mover did not move again): `us` the opponent's stones, `them` the mover's.
     #[inline]
     fn code(&self, us: Bits, them: Bits) -> u16 {
-        self.values[self.index.slot(us, them) as usize]
+        if self.again {
+            as_opponent(self.values[self.index.slot(them, us) as usize])
+        } else {
+            self.values[self.index.slot(us, them) as usize]
+        }
+    }
+}
+
+/// The code of a value for the mover seen from its opponent: a win in `n` becomes a loss in
+/// `n` and the other way round, so that a move to a position where the mover moves again
+/// reads as any other move ([`NMoveRule::move_value`] then gives the mover's value, one ply
+/// more). Draws and unused slots stay as they are.
+#[inline]
+pub(crate) fn as_opponent(code: u16) -> u16 {
+    if code & DECIDED != 0 && code != UNUSED {
+        code ^ WIN_FLAG
+    } else {
+        code
     }
 }
 
@@ -155,18 +183,20 @@ struct Exits<'a> {
 /// pass that reads them.
 struct LoadedExits {
     tables: [Option<(Sector, Arc<Vec<u16>>)>; EXIT_KINDS],
+    /// The placements leave their mover to move again ([`ExitSectors::place_again`]).
+    place_again: bool,
 }
 
 impl LoadedExits {
-    /// Load the values of `targets` (`None`: no table, the opponent has lost) from
-    /// `dependencies`, checking their sizes.
+    /// Load the values of the targets of `exits` (`None`: no table, the opponent has lost)
+    /// from `dependencies`, checking their sizes.
     fn load<D: DependencyValues + ?Sized>(
         v: &Variant,
-        targets: [Option<Sector>; EXIT_KINDS],
+        exits: &ExitSectors,
         dependencies: &D,
     ) -> Result<LoadedExits, D::Error> {
         let mut tables = [const { None }; EXIT_KINDS];
-        for (table, target) in tables.iter_mut().zip(targets) {
+        for (table, target) in tables.iter_mut().zip(exits.targets()) {
             if let Some(s) = target {
                 let values = dependencies.load(s)?;
                 if values.len() as u64 != SectorIndex::new(v, s).slots() {
@@ -175,15 +205,21 @@ impl LoadedExits {
                 *table = Some((s, values));
             }
         }
-        Ok(LoadedExits { tables })
+        Ok(LoadedExits {
+            tables,
+            place_again: exits.place_again,
+        })
     }
 
-    /// The tables for look-ups.
-    fn exits(&self, v: &Variant) -> Exits<'_> {
+    /// The tables for look-ups, solved under `rule` (each exit sector under the rule in force
+    /// there).
+    fn exits(&self, v: &Variant, rule: NMoveRule) -> Exits<'_> {
         let table = |k: usize| {
             self.tables[k].as_ref().map(|(s, values)| ExitTable {
                 index: SectorIndex::new(v, *s),
                 values: values.as_slice(),
+                rule: rule.with_stones(v, [s.w, s.b]),
+                again: self.place_again && k > MAX_TAKEN,
             })
         };
         Exits {
@@ -205,11 +241,12 @@ struct ExitSummary {
 }
 
 impl ExitSummary {
-    /// Note a move to a successor of stored value `code` (from the successor's side to
-    /// move); `resets`: the move places or removes a stone (see [`NMoveRule::move_value`]).
+    /// Note a move from a position under `rule` to a successor under `next` of stored value
+    /// `code` (from the successor's side to move); `resets`: the move places or removes a
+    /// stone (see [`NMoveRule::move_value_into`]).
     #[inline]
-    fn note(&mut self, rule: NMoveRule, code: u16, resets: bool) {
-        self.note_own(rule.move_value(code, resets));
+    fn note(&mut self, rule: NMoveRule, next: NMoveRule, code: u16, resets: bool) {
+        self.note_own(rule.move_value_into(next, code, resets));
     }
 
     /// Note a value already from the side to move's point of view (the best of a group of
@@ -246,9 +283,8 @@ struct Work {
     /// Per slot: the 16-bit state in the low half, the counter of undecided internal
     /// successors in bits 16..24 (one word, so one cache miss per predecessor update).
     cells: Cells,
-    /// The sectors its moves exit into (in the order of `ExitSectors::targets`; their values
-    /// are loaded only for its forward pass).
-    exit_targets: [Option<Sector>; EXIT_KINDS],
+    /// The sectors its moves exit into (their values are loaded only for its forward pass).
+    exit_targets: ExitSectors,
     /// The component sector holding this sector's internal successors and predecessors.
     partner: Option<usize>,
 }
@@ -415,10 +451,12 @@ pub fn solve_component<D: DependencyValues + ?Sized>(
     let sector = component.first();
     if component.is_exit_only() {
         // No move stays in the sector: one pass over the exits decides everything.
-        let loaded = LoadedExits::load(v, component.exits()[0].targets(), dependencies)?;
+        let loaded = LoadedExits::load(v, &component.exits()[0], dependencies)?;
         let index = SectorIndex::new(v, sector);
         let reach = ReachFilter::new(v, sector).filter(|_| options.skip_unreachable);
-        let values = exit_only::exit_only_pass(v, &index, &loaded.exits(v), rule, reach, progress);
+        let exits = loaded.exits(v, rule);
+        let rules = (rule, rule.with_stones(v, [sector.w, sector.b]));
+        let values = exit_only::exit_only_pass(v, &index, &exits, rules, reach, progress);
         return Ok(vec![Solved { sector, values }]);
     }
     let mut work = Vec::new();
@@ -436,7 +474,7 @@ pub fn solve_component<D: DependencyValues + ?Sized>(
                     error: error.to_string(),
                 })?,
             },
-            exit_targets: component.exits()[i].targets(),
+            exit_targets: component.exits()[i],
             partner: match sectors.len() {
                 2 => Some(1 - i),
                 _ if s.swapped() == s => Some(i),
@@ -455,8 +493,8 @@ pub fn solve_component<D: DependencyValues + ?Sized>(
     };
     for i in 0..work.len() {
         // This sector's exit tables, for its forward pass only.
-        let loaded = LoadedExits::load(v, work[i].exit_targets, dependencies)?;
-        let exits = loaded.exits(v);
+        let loaded = LoadedExits::load(v, &work[i].exit_targets, dependencies)?;
+        let exits = loaded.exits(v, rule);
         let found = forward_pass(v, &work, i, &exits, below.as_ref(), options, progress);
         drop(loaded);
         levels.merge(i, found);
@@ -599,10 +637,12 @@ fn forward_pass(
     options: SolveOptions<'_>,
     progress: Progress,
 ) -> Found {
-    let rule = options.rule;
     let w = &work[i];
     let partner = w.partner.map(|p| &work[p]);
     let s = w.sector;
+    // The sectors of a component have the same stones on the board, and so the same rule.
+    let rule = options.rule.with_stones(v, [s.w, s.b]);
+    let rules = (options.rule, rule);
     let board = v.board();
     let full = board.full();
     let orbits = w.index.us_orbits;
@@ -660,7 +700,7 @@ fn forward_pass(
                                 if a.taken() > 0 {
                                     let tables = &exits.slide_taking;
                                     let bar = below.map(|b| (b, (from, to)));
-                                    note_taking(v, &mut ex, rule, tables, a, moved, to, bar);
+                                    note_taking(v, &mut ex, rules, tables, a, moved, to, bar);
                                     continue;
                                 }
                             } else if them != 0 && board.in_mill(moved, to) {
@@ -668,14 +708,19 @@ fn forward_pass(
                                     None => ex.win(1),
                                     Some(t) => {
                                         for r in bits(removable) {
-                                            ex.note(rule, t.code(them & !(1 << r), moved), true);
+                                            ex.note(
+                                                rule,
+                                                t.rule,
+                                                t.code(them & !(1 << r), moved),
+                                                true,
+                                            );
                                         }
                                     }
                                 }
                                 continue;
                             }
                             if let Some(t) = &exits.slide {
-                                ex.note(rule, t.code(them, moved), false);
+                                ex.note(rule, t.rule, t.code(them, moved), false);
                             } else if let (true, Some(p)) = (dedup, partner) {
                                 succ_slots.push(p.index.slot(them, moved) as u32);
                             } else {
@@ -685,8 +730,9 @@ fn forward_pass(
                     }
                 }
                 if s.wf > 0 {
-                    // Placements without a mill share the successor's side to move (`them`).
-                    let place = exits.place.as_ref().map(|t| {
+                    // Placements without a mill share the successor's side to move (`them`),
+                    // unless the mover moves again.
+                    let place = exits.place.as_ref().filter(|t| !t.again).map(|t| {
                         let frame = t.index.frame(them);
                         (t, frame, t.index.tables.syms.apply(frame.sym, us))
                     });
@@ -697,7 +743,7 @@ fn forward_pass(
                             let a = v.arrival(board, placed, to, them, true);
                             if a.taken() > 0 {
                                 let tables = &exits.place_taking;
-                                note_taking(v, &mut ex, rule, tables, a, placed, to, None);
+                                note_taking(v, &mut ex, rules, tables, a, placed, to, None);
                                 continue;
                             }
                         } else if them != 0 && board.in_mill(placed, to) {
@@ -705,7 +751,12 @@ fn forward_pass(
                                 None => ex.win(1),
                                 Some(t) => {
                                     for r in bits(removable) {
-                                        ex.note(rule, t.code(them & !(1 << r), placed), true);
+                                        ex.note(
+                                            rule,
+                                            t.rule,
+                                            t.code(them & !(1 << r), placed),
+                                            true,
+                                        );
                                     }
                                 }
                             }
@@ -715,9 +766,12 @@ fn forward_pass(
                             let mapped = mapped_us | t.index.tables.syms.apply(frame.sym, 1 << to);
                             ex.note(
                                 rule,
+                                t.rule,
                                 t.values[t.index.slot_in_frame(frame, mapped) as usize],
                                 true,
                             );
+                        } else if let Some(t) = &exits.place {
+                            ex.note(rule, t.rule, t.code(them, placed), true);
                         }
                     }
                 }
@@ -731,7 +785,7 @@ fn forward_pass(
                     // A side without a stone move: the stalemate removals, if the rules give
                     // them, lead out of the component; else it loses or draws.
                     let removals =
-                        blocked::blocked_value(v, rule, s, us, them, &mut |_, a, b, _| {
+                        blocked::blocked_value(v, options.rule, s, us, them, &mut |_, a, b, _| {
                             let t = exits
                                 .blocked
                                 .as_ref()
@@ -741,6 +795,10 @@ fn forward_pass(
                             )
                         });
                     match removals {
+                        _ if full_board_won(v, empty) => {
+                            found.decided.push((0, slot as u32 | WON));
+                            DECIDED | WIN_FLAG
+                        }
                         Ok(Some(Value::Win(n))) => {
                             found.decided.push((n, slot as u32 | WON));
                             DECIDED | WIN_FLAG | n
@@ -776,6 +834,14 @@ fn forward_pass(
         .reduce(Found::default, Found::join)
 }
 
+/// Has the side to move won on a board filled by placing (`board-full=white-loses`, Black to
+/// move: under `moving-first=black` the side to move after the last placement is Black, see
+/// [`places_again`](crate::sector::graph::places_again))? `empty`: the empty points.
+#[inline]
+pub(crate) fn full_board_won(v: &Variant, empty: Bits) -> bool {
+    empty == 0 && v.board_full == BoardFull::WhiteLoses && v.moving_first == Color::Black
+}
+
 /// Is a position whose side to move has no move a draw (a board filled by placing under
 /// `board-full=draw`, or a blocked side under `stalemate=draw`), rather than a loss?
 #[inline]
@@ -788,13 +854,14 @@ pub(crate) fn blocked_draws(v: &Variant, empty: Bits) -> bool {
 /// the number of stones taken (`None`: the opponent is left with too few stones, a win).
 /// With `bar` (the sectors below and the slide), under `repeated-mills=restricted`, a slide
 /// that closed a mill leaves the mover barred from sliding back: those positions are played
-/// out (`barred`).
+/// out (`barred`). `base`: the rule the tables are solved under; `rule`: the one in force in
+/// the position ([`NMoveRule::with_stones`]).
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn note_taking(
     v: &Variant,
     ex: &mut ExitSummary,
-    rule: NMoveRule,
+    (base, rule): (NMoveRule, NMoveRule),
     tables: &[Option<ExitTable<'_>>; MAX_TAKEN],
     a: Arrival,
     moved: Bits,
@@ -808,7 +875,7 @@ fn note_taking(
         (None, _) => ex.win(1),
         (Some(t), None) => {
             for_each_removal_set(board, from_mills, a.them, a.removals, &mut |left| {
-                ex.note(rule, t.code(left, moved), true);
+                ex.note(rule, t.rule, t.code(left, moved), true);
                 false
             });
         }
@@ -817,13 +884,13 @@ fn note_taking(
             for_each_removal_set(board, from_mills, a.them, a.removals, &mut |left| {
                 let play_out = barred::PlayOut {
                     v,
-                    rule,
+                    rule: base,
                     stored: below,
                 };
                 let value = play_out
                     .value(s, left, moved, barred::NO_BAR, slide)
                     .unwrap_or_else(|s| panic!("sector {s} below the component is not loaded"));
-                ex.note(rule, value.encode(), true);
+                ex.note(rule, t.rule, value.encode(), true);
                 false
             });
         }

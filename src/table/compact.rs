@@ -111,7 +111,8 @@ fn best_removals(
         let (_, index, vals) = targets.iter().find(|(t, _, _)| *t == to).ok_or(None)?;
         let slot = index.slot(us, them);
         if let Some(value) = Value::decode(vals[slot as usize]) {
-            return Ok(-symbol_rank(symbols_of(value, rule).0));
+            let in_force = rule.with_stones(&v, [to.w, to.b]);
+            return Ok(-symbol_rank(symbols_of(value, in_force).0));
         }
         if unvalued == UnvaluedTarget::Error {
             return Err(None);
@@ -345,8 +346,8 @@ fn valued_slots(src: &TableSet, sector: Sector) -> Result<Vec<u64>, TableError> 
     Ok(bits)
 }
 
-/// One bit per slot: set where the true symbol (of `values`) is a win or a plain draw and
-/// the best removal (`best`) reaches it, so that the writer may store a lower symbol there.
+/// One bit per slot: set where the true symbol (of `values`, under `rule`, the rule in force
+/// in their sector) is a win or a plain draw and the best removal (`best`) reaches it, so that the writer may store a lower symbol there.
 fn lowerable_slots(values: &[u16], best: &[i8], rule: NMoveRule) -> Vec<u64> {
     let mut set = vec![0u64; values.len().div_ceil(64)];
     set.par_iter_mut().enumerate().for_each(|(w, word)| {
@@ -426,6 +427,13 @@ pub fn compact_sector_from(
             v.label()
         )));
     }
+    if options.removal_dont_care && MoveSectors::of(&v, sector).place_again {
+        return Err(TableError::InvalidInput(format!(
+            "removal don't-care symbols of sector {sector} are not written: its last \
+             placement leaves the mover to move again (moving-first=black, variant {})",
+            v.label()
+        )));
+    }
     let header = src.header(sector, FileKind::Wdl)?;
     let rule = NMoveRule::new(header.n_move_rule).unwrap_or_default();
     let size = |kind| -> Result<u64, TableError> {
@@ -462,7 +470,8 @@ pub fn compact_sector_from(
     } else {
         None
     };
-    let lowerable = best.as_ref().map(|b| lowerable_slots(&values, b, rule));
+    let in_force = rule.with_stones(&v, [sector.w, sector.b]);
+    let lowerable = best.as_ref().map(|b| lowerable_slots(&values, b, in_force));
     let options = WriteOptions {
         rule,
         unreachable_dont_care: true,

@@ -210,7 +210,8 @@ fn foreign(
         Err(
             problem @ (Corruption::OtherVariant { .. }
             | Corruption::OtherRules { .. }
-            | Corruption::OtherNMoveRule { .. }),
+            | Corruption::OtherNMoveRule { .. }
+            | Corruption::OtherEndgameRule { .. }),
         ) => Some(TableError::Corrupt {
             path: path.to_path_buf(),
             problem,

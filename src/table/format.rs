@@ -7,6 +7,7 @@ use super::{
     MAX_BLOCK_SLOTS, TRAILER_LEN, VERSION,
 };
 use crate::game::rules::Variant;
+use crate::game::value::NMoveRule;
 use crate::sector::index::Sector;
 use xxhash_rust::xxh3::xxh3_64;
 
@@ -53,6 +54,11 @@ pub struct Header {
     pub max_plies: u16,
     /// The N-move rule the values were solved under ([`crate::game::value::NMoveRule`]; 0: none).
     pub n_move_rule: u16,
+    /// The endgame N-move rule the tables follow under that rule
+    /// ([`crate::game::value::NMoveRule::endgame_in`]: the variant's `endgame-n-move-rule`,
+    /// in force while either side has exactly three stones on the board, when it is below
+    /// `n_move_rule`); 0: none. Every file of a directory has the same.
+    pub endgame_n_move_rule: u16,
     /// Flag bits (`FLAG_UNREACHABLE_DONT_CARE`).
     pub flags: u8,
     /// Offset of the block table.
@@ -113,6 +119,8 @@ impl Header {
         h[32..32 + n].copy_from_slice(&name[..n]);
         h[48..56].copy_from_slice(&self.fingerprint.to_le_bytes());
         h[56..64].copy_from_slice(&self.slots.to_le_bytes());
+        h[64..66].copy_from_slice(&self.endgame_n_move_rule.to_le_bytes());
+        // 66..72: reserved, 0.
         h[72..76].copy_from_slice(&self.block_slots.to_le_bytes());
         h[76..80].copy_from_slice(&self.blocks.to_le_bytes());
         // 80..92: dictionary offset and length, 0 (no dictionary).
@@ -178,6 +186,7 @@ impl Header {
             blocks: u32_at(h, 76),
             max_plies: u16_at(h, 92),
             n_move_rule: u16_at(h, 94),
+            endgame_n_move_rule: u16_at(h, 64),
             flags: h[19],
             table_offset: u64_at(h, 96),
             companion: u64_at(h, 104),
@@ -185,7 +194,7 @@ impl Header {
         };
         let reserved_zero = h[19] & !super::KNOWN_FLAGS == 0
             && h[32 + name_end..48].iter().all(|&b| b == 0)
-            && h[64..72].iter().all(|&b| b == 0);
+            && h[66..72].iter().all(|&b| b == 0);
         if !reserved_zero {
             return bad("reserved bytes are not zero".into());
         }
@@ -217,6 +226,17 @@ impl Header {
                 found: header.n_move_rule,
                 expected: rule.n(),
             });
+        }
+        // The endgame N-move rule the variant asked for gives under the file's N-move rule.
+        if let Some(rule) = NMoveRule::new(header.n_move_rule) {
+            let expected = rule.endgame_in(expect.variant);
+            if header.endgame_n_move_rule != expected {
+                return Err(Corruption::OtherEndgameRule {
+                    found: header.endgame_n_move_rule,
+                    expected,
+                    n: rule.n(),
+                });
+            }
         }
         if header.kind != expect.kind {
             return bad(format!(

@@ -395,6 +395,16 @@ pub enum Corruption {
         /// The rule's `n` of the tables in use.
         expected: u16,
     },
+    /// The table follows another endgame N-move rule than the rules asked for give under
+    /// its N-move rule ([`crate::game::value::NMoveRule::endgame_in`]).
+    OtherEndgameRule {
+        /// The endgame N in the file (0: none).
+        found: u16,
+        /// The endgame N of the rules asked for under the file's N-move rule (0: none).
+        expected: u16,
+        /// The file's N-move rule's `n`.
+        n: u16,
+    },
 }
 
 impl fmt::Display for Corruption {
@@ -460,7 +470,23 @@ impl fmt::Display for Corruption {
             Corruption::NotCompanion => {
                 f.write_str("distance file was not written together with the WDL file beside it")
             }
+            Corruption::OtherEndgameRule { found, expected, n } => write!(
+                f,
+                "solved under {} and {} while a side has three stones on the board, the \
+                 rules asked for give {} (tables of different rules are never mixed)",
+                rule_name(*n),
+                endgame_name(*found),
+                endgame_name(*expected)
+            ),
         }
+    }
+}
+
+/// "endgame-n-move-rule=n", or "no lower endgame N-move rule".
+fn endgame_name(n: u16) -> String {
+    match n {
+        0 => "no lower endgame N-move rule".into(),
+        n => format!("endgame-n-move-rule={n}"),
     }
 }
 
@@ -520,7 +546,9 @@ impl TableError {
             TableError::Corrupt { problem, .. } => match problem {
                 Corruption::WrongMagic => "not a table",
                 Corruption::Version(_) => "of another format version",
-                Corruption::OtherVariant { .. } | Corruption::OtherRules { .. } => "of other rules",
+                Corruption::OtherVariant { .. }
+                | Corruption::OtherRules { .. }
+                | Corruption::OtherEndgameRule { .. } => "of other rules",
                 Corruption::OtherSector { .. } => "of another sector",
                 _ => "damaged",
             },

@@ -182,6 +182,16 @@ impl TableSet {
         self.rule().unwrap_or_default()
     }
 
+    /// The N-move rule in force in `sector` of these tables, under which its values are
+    /// stored and its symbols decoded: the tables' rule, or the variant's lower endgame N
+    /// while a side has exactly three stones on the board ([`NMoveRule::with_stones`]); none
+    /// until a file is open.
+    #[inline]
+    pub fn rule_in(&self, sector: Sector) -> NMoveRule {
+        self.current_rule()
+            .with_stones(&self.variant, [sector.w, sector.b])
+    }
+
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -392,7 +402,7 @@ impl TableSet {
             return Ok(None);
         }
         let symbol = self.symbol(file, slot)?;
-        let rule = self.current_rule();
+        let rule = self.rule_in(sector);
         if wdl_of_symbol(symbol as u8, rule).is_none() {
             return Err(file.corrupt(Corruption::BadSymbol { slot, symbol }));
         }
@@ -444,7 +454,7 @@ impl TableSet {
         // Plain tables and wins first: the solver reads its dependencies through here.
         if raw == SYMBOL_WIN
             || !Self::removal_dont_care(wdl)
-            || wdl_of_symbol(raw, self.current_rule()).is_none()
+            || wdl_of_symbol(raw, self.rule_in(e.index.sector)).is_none()
         {
             return raw;
         }
@@ -481,7 +491,7 @@ impl TableSet {
         if !self.used(e, slot)? {
             return Ok(None);
         }
-        let rule = self.current_rule();
+        let rule = self.rule_in(sector);
         let symbol = self.symbol(wdl_file, slot)? as u8;
         if wdl_of_symbol(symbol, rule).is_none() {
             return Err(wdl_file.corrupt(Corruption::BadSymbol {
@@ -535,7 +545,7 @@ impl TableSet {
         let block_slots = wdl.header.block_slots as usize;
         let wide = dist.header.symbol_bits == 16;
         let max_plies = dist.header.max_plies;
-        let rule = self.current_rule();
+        let rule = self.rule_in(sector);
         let reach = self.dont_care_filter(e, wdl);
         let mut out = vec![0u16; e.index.slots() as usize];
         // The solver reads dependencies at random: back them with huge pages.
@@ -610,7 +620,7 @@ impl TableSet {
         let e = self.entry(sector)?;
         let wdl = self.file(e, FileKind::Wdl)?;
         let block_slots = wdl.header.block_slots as usize;
-        let rule = self.current_rule();
+        let rule = self.rule_in(sector);
         let reach = self.dont_care_filter(e, wdl);
         let mut out = vec![0u16; e.index.slots() as usize];
         out.par_chunks_mut(block_slots)
@@ -668,7 +678,7 @@ impl TableSet {
         let e = self.entry(sector)?;
         let wdl = self.file(e, FileKind::Wdl)?;
         let block_slots = wdl.header.block_slots as u64;
-        let rule = self.current_rule();
+        let rule = self.rule_in(sector);
         let reach = self.dont_care_filter(e, wdl);
         (0..wdl.header.blocks)
             .into_par_iter()

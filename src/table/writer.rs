@@ -52,7 +52,9 @@ pub struct WriteOptions {
     /// a cold probe cheaper and compress worse.
     pub block_slots: u32,
     /// The N-move rule the values were solved under (none by default); recorded in both
-    /// headers, and it decides how values map to symbols.
+    /// headers with the endgame N-move rule it gives ([`NMoveRule::endgame_in`]), and it
+    /// decides how values map to symbols (under the rule in force in the sector,
+    /// [`NMoveRule::with_stones`]).
     pub rule: NMoveRule,
     /// The values of positions no game reaches (`reach`) may be [`UNUSED`]; they
     /// are stored as "don't care" and the headers say so
@@ -208,7 +210,14 @@ pub(crate) fn write_sector_lowering(
             index.slots()
         ));
     }
-    let (positions, max_plies) = check_values(variant, &index, values, options)?;
+    // Values map to symbols under the rule in force in the sector (the variant's lower
+    // endgame N where a side has three stones on the board); the headers record the tables'
+    // rule and that endgame N.
+    let in_sector = WriteOptions {
+        rule: options.rule.with_stones(variant, [sector.w, sector.b]),
+        ..*options
+    };
+    let (positions, max_plies) = check_values(variant, &index, values, &in_sector)?;
     let blocks = index.slots().div_ceil(options.block_slots as u64);
     let blocks = u32::try_from(blocks)
         .map_err(|_| TableError::InvalidInput(format!("{blocks} blocks: use larger blocks")))?;
@@ -227,6 +236,7 @@ pub(crate) fn write_sector_lowering(
         blocks,
         max_plies,
         n_move_rule: options.rule.n(),
+        endgame_n_move_rule: options.rule.endgame_in(variant),
         flags: if options.unreachable_dont_care {
             super::FLAG_UNREACHABLE_DONT_CARE
         } else {
@@ -246,7 +256,7 @@ pub(crate) fn write_sector_lowering(
         ));
     }
     let (layout, wdl_blocks, dist_blocks) =
-        compress_blocks(values, lowerable, fill, options, wide)?;
+        compress_blocks(values, lowerable, fill, &in_sector, wide)?;
 
     let dist = assemble(
         header(

@@ -3,6 +3,7 @@
 //! ([`Variant::unsupported_in_placing`], per sector [`unsupported_in`]). The plan still gives
 //! the figures of the whole game; this says which of its sectors `generate` would refuse.
 
+use super::marks::{Marks, marks, scaled};
 use crate::cli::common::count;
 use millbase::Variant;
 use millbase::plan::{Cost, PlanEntry};
@@ -30,6 +31,9 @@ pub struct Refusal {
     pub refused: Cost,
     /// The figures of the rest, whose tables `generate` makes.
     pub allowed: Cost,
+    /// Under `placing-mill=mark`: the figures with the marks as state, which the reason
+    /// cites.
+    pub marks: Option<Marks>,
 }
 
 /// Does a component of the plan have a sector whose tables are refused under `v`?
@@ -53,8 +57,9 @@ pub fn refused_rules(v: &Variant, e: &PlanEntry) -> Vec<String> {
     out
 }
 
-/// What of `entries` (a plan under `v`) is refused, or `None` when every table can be made.
-pub fn refusal(v: &Variant, entries: &[PlanEntry]) -> Option<Refusal> {
+/// What of `entries` (a plan under `v`) is refused, or `None` when every table can be made;
+/// its times multiplied by `factor` (a calibration of the solve rates, 1 without).
+pub fn refusal(v: &Variant, entries: &[PlanEntry], factor: f64) -> Option<Refusal> {
     let all = v.unsupported_by_tables();
     let (scope, rules) = if all.is_empty() {
         (Scope::Placing, v.unsupported_in_placing())
@@ -72,8 +77,9 @@ pub fn refusal(v: &Variant, entries: &[PlanEntry]) -> Option<Refusal> {
     Some(Refusal {
         scope,
         rules,
-        refused: Cost::of(v, &refused),
-        allowed: Cost::of(v, &allowed),
+        refused: scaled(Cost::of(v, &refused), factor),
+        allowed: scaled(Cost::of(v, &allowed), factor),
+        marks: marks(v, entries, factor),
     })
 }
 
@@ -94,7 +100,8 @@ pub fn reason(rule: &str) -> &'static str {
              against an oracle yet"
         }
         ("placing-mill", "mark") => {
-            "a marked point is state beyond the stones, a third kind of point"
+            "a marked point is state beyond the stones, a third kind of point (one per stone \
+             taken while placing)"
         }
         ("placing-mill", "from-hand" | "from-hand-again") => {
             "a mill takes a stone from the opponent's hand, which changes the hands and the end \
@@ -106,7 +113,8 @@ pub fn reason(rule: &str) -> &'static str {
         }
         ("board-full", _) => "the removals on a board filled by placing are not solved",
         ("moving-first", _) => {
-            "the placing phase's tables hand the move to White when placing ends"
+            "with move-while-placing the stones in hand do not tell who places the last stone \
+             and moves first"
         }
         _ => "not followed by the tables yet",
     }
@@ -119,13 +127,6 @@ pub fn graph_models(rule: &str) -> bool {
     !(rule.starts_with("placing-mill=") || rule.starts_with("board-full="))
 }
 
-/// The N of the N-move rule above which tables under an N-move rule are refused, when the
-/// set's own N-move rule of play is above it (`endgame-n-move-rule` lower than
-/// `n-move-rule`: Morabaraba's 10).
-pub fn n_move_rule_limit(v: &Variant) -> Option<u16> {
-    v.endgame_rule_below(v.n_move_rule)
-}
-
 /// "supported", "moving phase only" or "none": which tables a set's whole game can have.
 pub fn tables_word(r: Option<&Refusal>) -> &'static str {
     match r.map(|r| r.scope) {
@@ -136,14 +137,24 @@ pub fn tables_word(r: Option<&Refusal>) -> &'static str {
 }
 
 impl Refusal {
+    /// Why tables do not follow `rule`: [`reason`], or under marks the reason with the
+    /// figures of the placing phase with marks ([`Marks::reason`]).
+    pub fn reason_of(&self, rule: &str) -> String {
+        match &self.marks {
+            Some(m) if rule == "placing-mill=mark" => m.reason(),
+            _ => reason(rule).to_string(),
+        }
+    }
+
     /// The refusal as JSON: `{"scope": "all"|"placing", "rules": [...], "reasons": {rule:
-    /// why}, "approximate": bool, "refused": Cost, "allowed": Cost}` (`approximate`: the
-    /// refused sectors' figures follow a sector graph that does not model the rules).
+    /// why}, "approximate": bool, "refused": Cost, "allowed": Cost, "marks": Marks or null}`
+    /// (`approximate`: the refused sectors' figures follow a sector graph that does not
+    /// model the rules; `marks`: [`Marks::json`]).
     pub fn json(&self) -> Value {
         let reasons: serde_json::Map<String, Value> = self
             .rules
             .iter()
-            .map(|r| (r.clone(), Value::String(reason(r).into())))
+            .map(|r| (r.clone(), Value::String(self.reason_of(r))))
             .collect();
         json!({
             "scope": match self.scope {
@@ -155,6 +166,7 @@ impl Refusal {
             "approximate": self.approximate(),
             "refused": self.refused.json(),
             "allowed": self.allowed.json(),
+            "marks": self.marks.as_ref().map(Marks::json),
         })
     }
 
@@ -163,15 +175,16 @@ impl Refusal {
         self.rules.iter().any(|r| !graph_models(r))
     }
 
-    /// The lines `plan` prints below its total: what is refused and why, what can be made,
-    /// and whether the refused figures are approximate.
+    /// The lines `plan` prints below its total: the figures with marks as state (under
+    /// `placing-mill=mark`), what is refused and why, what can be made, and whether the
+    /// refused figures are approximate.
     pub fn text(&self) -> String {
         let why: Vec<String> = self
             .rules
             .iter()
-            .map(|r| format!("{r} ({})", reason(r)))
+            .map(|r| format!("{r} ({})", self.reason_of(r)))
             .collect();
-        let mut t = String::new();
+        let mut t = self.marks.as_ref().map(Marks::text).unwrap_or_default();
         match self.scope {
             Scope::All => {
                 let _ = writeln!(
@@ -201,8 +214,13 @@ impl Refusal {
             let _ = writeln!(
                 t,
                 "note: the refused sectors' figures are approximate: the sector graph does not \
-                 model {} (it places as under placing-mill=remove and counts stones only)",
-                rules.join(", ")
+                 model {} (it places as under placing-mill=remove and counts stones only){}",
+                rules.join(", "),
+                if self.marks.is_some() {
+                    "; the figures with marks as state count the marks"
+                } else {
+                    ""
+                }
             );
         }
         t

@@ -2,7 +2,8 @@
 //! game and of its default endgame set, and what its tables refuse.
 
 use super::RATES_NOTE;
-use super::refusal::{Refusal, n_move_rule_limit, reason, refusal, tables_word};
+use super::marks::{MACHINE, Marks};
+use super::refusal::{Refusal, reason, refusal, tables_word};
 use millbase::Variant;
 use millbase::plan::{Cost, bytes, duration, plan};
 use millbase::sectors::{moving_sectors_up_to, reachable_sectors};
@@ -40,26 +41,26 @@ pub fn all_sets() -> Vec<SetFigures> {
                 name,
                 variant: v,
                 whole: Cost::of(&v, &whole),
-                refusal: refusal(&v, &whole),
+                refusal: refusal(&v, &whole, 1.0),
                 default_set: Cost::of(&v, &default),
-                default_refusal: refusal(&v, &default),
+                default_refusal: refusal(&v, &default, 1.0),
             }
         })
         .collect()
 }
 
-/// The "tables" entry of a set: what its tables can be, what refuses the rest, and the
-/// N-move rule limit of its tables.
+impl SetFigures {
+    /// The whole game's figures with marks as state (`placing-mill=mark`), if any.
+    pub fn marks(&self) -> Option<&Marks> {
+        self.refusal.as_ref().and_then(|r| r.marks.as_ref())
+    }
+}
+
+/// The "tables" entry of a set: what its tables can be and what refuses the rest.
 fn tables_text(f: &SetFigures) -> String {
     let mut t = tables_word(f.refusal.as_ref()).to_string();
     if let Some(r) = &f.refusal {
         let _ = write!(t, " (refused: {})", r.rules.join(", "));
-    }
-    if let Some(n) = n_move_rule_limit(&f.variant) {
-        let _ = write!(
-            t,
-            "; under an N-move rule only N <= {n} (endgame-n-move-rule={n})"
-        );
     }
     if f.name != f.variant.name {
         let _ = write!(t, "; = {}", f.variant.name);
@@ -107,6 +108,38 @@ pub fn text(sets: &[SetFigures]) -> String {
         DEFAULT_SET_STONES
     );
     let _ = writeln!(t, "{RATES_NOTE}");
+    let marked: Vec<(&SetFigures, &Marks)> = sets
+        .iter()
+        .filter_map(|f| f.marks().map(|m| (f, m)))
+        .collect();
+    if !marked.is_empty() {
+        let _ = writeln!(
+            t,
+            "with marks as state (placing-mill=mark: one marked point per stone taken while \
+             placing), the whole game and its placing phase, at the same rates, against this \
+             machine ({MACHINE}):"
+        );
+        let _ = writeln!(
+            t,
+            "  {:<width$}  {:>16} {:>11} {:>10} {:>11}  {:>16} {:>11} {:>10}  fits",
+            "set", "positions", "time", "memory", "disk", "placing phase", "time", "memory"
+        );
+        for (f, m) in marked {
+            let _ = writeln!(
+                t,
+                "  {:<width$}  {:>16} {:>11} {:>10} {:>11}  {:>16} {:>11} {:>10}  {}",
+                f.name,
+                m.whole.positions,
+                duration(m.whole.seconds),
+                bytes(m.whole.peak_memory),
+                bytes(m.whole.disk),
+                m.placing.positions,
+                duration(m.placing.seconds),
+                bytes(m.placing.peak_memory),
+                if m.fits() { "yes" } else { "no" }
+            );
+        }
+    }
     let mut refused: Vec<&str> = Vec::new();
     for f in sets {
         for r in f.refusal.iter().flat_map(|r| &r.rules) {
@@ -136,8 +169,7 @@ pub fn text(sets: &[SetFigures]) -> String {
 }
 
 /// The JSON of `plan --rule-sets`: an array of {"name", "variant", "same_as", "whole_game",
-/// "default_set", "tables", "refused", "default_set_refused", "n_move_rule_at_most",
-/// "estimates"}.
+/// "default_set", "tables", "refused", "default_set_refused", "marks" (the whole game with marks as state, [`Marks::json`], or null), "estimates"}.
 pub fn json(sets: &[SetFigures]) -> String {
     let items: Vec<Value> = sets
         .iter()
@@ -151,7 +183,7 @@ pub fn json(sets: &[SetFigures]) -> String {
                 "tables": tables_word(f.refusal.as_ref()),
                 "refused": f.refusal.as_ref().map(Refusal::json),
                 "default_set_refused": f.default_refusal.as_ref().map(Refusal::json),
-                "n_move_rule_at_most": n_move_rule_limit(&f.variant),
+                "marks": f.marks().map(Marks::json),
                 "estimates": RATES_NOTE,
             })
         })

@@ -506,8 +506,8 @@ impl Variant {
     /// moving phase can be solved and read under these rules): `one-time-mill` (a mill's
     /// removal depends on the game's whole history) and `stalemate=pass` (a blocked side's
     /// turn passes without a ply: a move inside a component that the retrograde un-moves do
-    /// not generate). (Tables under an N-move rule also refuse a lower endgame N-move rule:
-    /// [`Variant::endgame_rule_below`].)
+    /// not generate). (Tables under an N-move rule follow a lower endgame N-move rule where a
+    /// side has three stones on the board: [`crate::game::value::NMoveRule::with_stones`].)
     pub fn unsupported_by_tables(&self) -> Vec<String> {
         let text = |k: &str| format!("{k}={}", self.rule(k).unwrap_or_default());
         let mut out = Vec::new();
@@ -520,19 +520,13 @@ impl Variant {
         out
     }
 
-    /// The endgame N-move rule, when tables solved under an N-move rule of `n` plies (0: none)
-    /// would have to follow a lower one (`endgame-n-move-rule` below `n`); tables do not yet.
-    pub fn endgame_rule_below(&self, n: u16) -> Option<u16> {
-        (n > 0 && self.endgame_n_move_rule > 0 && self.endgame_n_move_rule < n)
-            .then_some(self.endgame_n_move_rule)
-    }
-
     /// The options that the tables of the placing phase (positions with stones in hand, and
     /// a board filled by placing) do not follow yet, beyond [`Variant::unsupported_by_tables`]:
-    /// marks, removals from hand or by mill counts, full-board removals, Black moving first,
-    /// and under `move-while-placing` the stalemate removals (a side that has placed all its
-    /// stones can be blocked while its opponent still places: not yet checked against an
-    /// oracle). The moving phase's tables are unaffected by them.
+    /// marks, removals from hand or by mill counts, full-board removals, Black moving first
+    /// where a side may slide while placing (the hands then do not tell who places the last
+    /// stone), and under `move-while-placing` the stalemate removals (a side that has placed
+    /// all its stones can be blocked while its opponent still places: not yet checked against
+    /// an oracle). The moving phase's tables are unaffected by them.
     pub fn unsupported_in_placing(&self) -> Vec<String> {
         let text = |k: &str| format!("{k}={}", self.rule(k).unwrap_or_default());
         let mut out = Vec::new();
@@ -549,7 +543,7 @@ impl Variant {
         if !matches!(self.board_full, BoardFull::WhiteLoses | BoardFull::Draw) {
             out.push(text("board-full"));
         }
-        if self.moving_first != Color::White {
+        if self.moving_first != Color::White && self.move_while_placing {
             out.push(text("moving-first"));
         }
         out

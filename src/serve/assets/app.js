@@ -490,7 +490,8 @@ function drawStatus() {
   if (then !== 0) words += `, then ${other(me)} ${removalWords(then, other(me))}`;
   if (pos.marks.length > 0) words += ` · marked: ${pos.marks.join(' ')}`;
   words += ` · move ${pos.full_move} · ${pos.phase} phase`;
-  if (ruleN() > 0) words += ` · counter ${pos.rule.counter} of ${ruleN()}`;
+  // The N in force here: the endgame N while a side has three stones on the board.
+  if (ruleN() > 0) words += ` · counter ${pos.rule.counter} of ${pos.rule.n}`;
   if (pos.outcome) {
     const w = pos.outcome.winner;
     words = `Game over: ${pos.outcome.reason}${w ? ` — ${w} wins` : ' — a draw'}`;
@@ -516,7 +517,7 @@ function drawStatus() {
     const detail = document.createElement('span');
     detail.className = 'detail';
     const who = `for ${pos.to_move}`;
-    detail.textContent = ruleN() > 0 ? `${who} (${ruleN()}-move rule, counter ${p.rule.counter})` : who;
+    detail.textContent = ruleN() > 0 ? `${who} (${p.rule.n}-move rule, counter ${p.rule.counter})` : who;
     v.appendChild(detail);
   } else if (searchRows().length > 0) {
     // No table: the search's best move, labelled as such.
@@ -713,7 +714,9 @@ async function main() {
   }
   S.info = info.body;
   S.info.points = new Map(S.info.board.points.map((p) => [p.name, p]));
-  const rule = S.info.rule.n > 0 ? `${S.info.rule.n}-move rule` : 'no N-move rule';
+  const endgame = S.info.rule.endgame_n > 0
+    ? ` (${S.info.rule.endgame_n} while a side has three stones)` : '';
+  const rule = S.info.rule.n > 0 ? `${S.info.rule.n}-move rule${endgame}` : 'no N-move rule';
   const placing = S.info.tables.placing;
   const tables = !S.info.tables.supported
     ? `no tables for these rules (${S.info.tables.unsupported.join(', ')}): search only`
