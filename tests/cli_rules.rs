@@ -326,7 +326,7 @@ fn table_commands_refuse_rules_tables_do_not_follow() {
             "--variant",
             "twelve",
             "--rule",
-            "stalemate=both-remove",
+            "stalemate=pass",
             "--dir",
             d,
             "start",

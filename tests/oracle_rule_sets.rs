@@ -24,6 +24,15 @@
 //!   turn *resets* the N-move counter when it takes a stone (a removal or a capture): the
 //!   stones on the board went down. `St::outcome` says which states are blocked and what that
 //!   means (`stalemate=loss` or `draw`).
+//! - **Blocked sides that remove.** Under `stalemate=remove-and-move`, `remove-and-pass` and
+//!   `both-remove` the referee starts a blocked side's turn with removals pending: a state is
+//!   the referee's start of a turn at its stones and bars (`Oracle::start`, made by `St::play`
+//!   itself), and such a turn is one removal (`St::moves`), after which the side to move may be
+//!   the same (it moves again: its value is the successor's, not negated) or the opponent,
+//!   whose reply under both-remove is a state of its own (the middle of the turn). Every
+//!   removal is a ply and resets the counter; the blocked side's turn is drawn when it starts
+//!   with the counter at N, as every turn (docs/NMOVE.md: the check comes before everything
+//!   else; the reply of both-remove comes at counter 0).
 //! - **Values without the rule.** Jacobi rounds: round `r` decides exactly the states at
 //!   distance `r` from the values after round `r - 1` (`Win(r)`: a move to a state lost in
 //!   `r - 1`; `Loss(r)`: every move to a won state, the slowest won in `r - 1`). A round
@@ -70,7 +79,7 @@ use millbase::rules::{NO_SQUARE, RULE_SETS, VARIANTS};
 use millbase::sectors::{SectorIndex, solving_order};
 use millbase::solver::{SolveOptions, SolvedValues, solve_component};
 use millbase::{Color, NMoveRule, Position, RuleValue, Sector, Value, Variant};
-use naive::{Cell, Out, Rules, St};
+use naive::{Cell, Mv, Out, Rules, St};
 use rayon::prelude::*;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -86,11 +95,16 @@ const NOT_A_STATE: u8 = 0;
 const NORMAL: u8 = 1;
 const BLOCKED_LOSS: u8 = 2;
 const BLOCKED_DRAW: u8 = 3;
+/// A turn of removals that starts with the removal pending (a blocked side's under the
+/// `stalemate` options that remove, or its opponent's reply under `both-remove`).
+const REMOVING: u8 = 4;
 
 /// A general successor: `WON` (the opponent is left with fewer than three stones), or a state
-/// `index` of sector `id` (bits 32..48), with bit 63 set when the turn resets the counter.
+/// `index` of sector `id` (bits 32..48), with bit 63 set when the turn resets the counter and
+/// bit 62 when the same side is to move there (a blocked side that removed and moves again).
 const WON: u64 = u64::MAX;
 const RESETS: u64 = 1 << 63;
+const SAME: u64 = 1 << 62;
 
 /// An undecided state in the rounds without the rule: its index, the position of an
 /// undecided internal successor at its last scan (`NO_WATCH`: none), and the rounds in which
@@ -106,13 +120,16 @@ const UNDECIDED: u16 = u16::MAX;
 /// A bar: the slide `(from, to)` that closed a side's last mill.
 type Bar = Option<(u8, u8)>;
 
-/// A state with bars: stones of the side to move and of its opponent, and their bars (side to
-/// move first).
+/// A state with bars: stones of the side to move and of its opponent, their bars (side to
+/// move first), and the removals pending in the middle of a turn (side to move first; `[0,
+/// 0]` at the start of a turn, which the referee settles from the stones and bars: see
+/// [`Oracle::start`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Key {
     us: u32,
     them: u32,
     bars: [Bar; 2],
+    pending: [i8; 2],
 }
 
 /// The sector id of `a-b` (side to move `a` stones).
@@ -271,6 +288,16 @@ struct Census {
     bar_states: u64,
     blocked_loss: u64,
     blocked_draw: u64,
+    /// States where a blocked side's turn starts with removals pending (`stalemate`
+    /// remove-and-move, remove-and-pass, both-remove), and states in the middle of such a
+    /// turn (the opponent's removal under both-remove).
+    blocked_removing: u64,
+    mid_turn: u64,
+    /// Turns after which the same side is to move (a blocked side that removed moves again),
+    /// into a game going on.
+    same_side: u64,
+    /// Turns from the middle of a turn (both-remove's second removal) into a game going on.
+    from_mid_turn: u64,
     /// Turns that take k stones and leave a game going (`takes[k]`), and turns that win.
     takes: [u64; 6],
     wins_at_once: u64,
@@ -389,19 +416,61 @@ impl Oracle {
         });
     }
 
-    /// The referee's state of `key`, the side to move as White.
+    /// The referee's state of `key`, the side to move as White: the start of its turn
+    /// ([`Oracle::start`]), or the middle of a turn as the referee left it (removals pending).
     fn st(&self, key: &Key) -> St {
+        if key.pending == [0, 0] {
+            return self.start(key, 0);
+        }
         let mut pos = Position::new([key.us, key.them], [0, 0], Color::White);
         let slide = |bar: Bar| bar.unwrap_or((NO_SQUARE, NO_SQUARE));
         pos.last_mill_slide = [slide(key.bars[0]), slide(key.bars[1])];
+        pos.removals = key.pending;
         St::from_pos(&self.r, &pos)
     }
 
-    /// The key of the referee's state at the start of a turn (the side to move first).
+    /// The referee's start of the turn of the side to move of `key` (colour `side`: 0 White,
+    /// 1 Black) at its stones and bars: what `St::play` leaves after the opponent's last
+    /// action. The referee starts a turn inside `play` (a blocked side's removals begin, or
+    /// under `stalemate=pass` the turn passes), so the state is made by playing one: the
+    /// opponent, with one more stone on an empty point and one of its own stones to remove (a
+    /// negative removal, as El Filja's end of placing), removes that stone.
+    fn start(&self, key: &Key, side: usize) -> St {
+        let empty = ((1u32 << self.r.n) - 1) & !(key.us | key.them);
+        let q = empty.trailing_zeros() as usize;
+        assert!(q < self.r.n, "an empty point");
+        let mut stones = [key.us, key.them | 1 << q];
+        let slide = |bar: Bar| bar.unwrap_or((NO_SQUARE, NO_SQUARE));
+        let mut bars = [slide(key.bars[0]), slide(key.bars[1])];
+        let mut removals = [0, -1];
+        let opponent = match side {
+            0 => Color::Black,
+            _ => {
+                stones.swap(0, 1);
+                bars.swap(0, 1);
+                removals.swap(0, 1);
+                Color::White
+            }
+        };
+        let mut pos = Position::new(stones, [0, 0], opponent);
+        pos.last_mill_slide = bars;
+        pos.removals = removals;
+        let (t, _) = St::from_pos(&self.r, &pos).play(&self.r, Mv::Remove(q));
+        for p in 0..self.r.n {
+            let want = match (key.us >> p & 1, key.them >> p & 1) {
+                (1, _) => Cell::Stone(side),
+                (_, 1) => Cell::Stone(1 - side),
+                _ => Cell::Empty,
+            };
+            assert_eq!(t.cell[p], want, "the stones of {key:?}");
+        }
+        t
+    }
+
+    /// The key of the referee's state `t` at the start of a turn or in the middle of one (the
+    /// side to move first).
     fn key_of(&self, t: &St) -> Key {
         assert_eq!(t.hand, [0, 0]);
-        assert_eq!(t.rem, [0, 0], "removals pending at the start of a turn");
-        assert!(!t.again && !t.adjacent);
         let me = t.to_move;
         let (mut us, mut them) = (0, 0);
         for p in 0..self.r.n {
@@ -413,19 +482,36 @@ impl Oracle {
             }
         }
         let bar = |b: Option<(usize, usize)>| b.map(|(f, t)| (f as u8, t as u8));
-        Key {
+        let plain = Key {
             us,
             them,
             bars: [bar(t.last[me]), bar(t.last[1 - me])],
+            pending: [0, 0],
+        };
+        if t.rem == [0, 0] {
+            assert!(!t.again && !t.adjacent);
+            return plain;
+        }
+        if *t == self.start(&plain, me) {
+            return plain;
+        }
+        // The middle of a turn: only the opponent's reply of both-remove is one.
+        assert!(!t.again && !t.adjacent, "in the middle of a turn: {t:?}");
+        Key {
+            pending: [t.rem[me], t.rem[1 - me]],
+            ..plain
         }
     }
 
-    /// The ends of the turns the side to move of `st` can play (its stone moves, each with
-    /// every sequence of the removals it gives): `None` when the opponent is left with fewer
-    /// than three stones, otherwise the state reached, the other side to move.
+    /// The ends of the turns the side to move of `st` can play: its stone moves, each with
+    /// every sequence of the removals it gives, or, when its turn starts with a removal
+    /// pending (a blocked side's, or the opponent's reply to it), one removal. `None` when the
+    /// opponent is left with fewer than three stones; otherwise the state reached: the other
+    /// side to move, or the same after a blocked side's removal that lets it move again.
     fn turns(&self, st: &St) -> Vec<Option<St>> {
         let r = &self.r;
         let me = st.to_move;
+        let removing = st.rem[me] != 0;
         let mut out = Vec::new();
         let mut todo = vec![st.clone()];
         while let Some(s) = todo.pop() {
@@ -435,10 +521,11 @@ impl Oracle {
                     assert!(t.too_few(r, 1 - me) && !t.too_few(r, me));
                     assert_eq!(t.outcome(r), Some(Out::Loss), "the loser is to move");
                     out.push(None);
-                } else if t.to_move == me {
-                    assert!(t.rem[me] > 0, "the same side moves again");
+                } else if !removing && t.to_move == me && t.rem[me] > 0 && !t.adjacent {
+                    // The removals of the mills the stone move closed.
                     todo.push(t);
                 } else {
+                    assert!(t.to_move != me || removing, "the same side moves again");
                     out.push(Some(t));
                 }
             }
@@ -451,11 +538,13 @@ impl Oracle {
     fn add_state(&self, key: &Key, dense: bool, links: &mut Links, census: &mut Census) {
         let r = &self.r;
         let st = self.st(key);
+        let me = st.to_move;
         let stones = (key.us | key.them).count_ones();
         let turns = self.turns(&st);
         // The referee's outcome is `None` exactly when the side to move has a move (asserted
         // where it has none; `turns` plays only legal moves of a game going on).
         let kind = match turns.is_empty() {
+            false if st.rem[me] != 0 => REMOVING,
             false => NORMAL,
             true => match st.outcome(r) {
                 Some(Out::Loss) => BLOCKED_LOSS,
@@ -466,6 +555,7 @@ impl Oracle {
         census.states += 1;
         census.blocked_loss += u64::from(kind == BLOCKED_LOSS);
         census.blocked_draw += u64::from(kind == BLOCKED_DRAW);
+        census.blocked_removing += u64::from(kind == REMOVING && key.pending == [0, 0]);
         links.kind.push(kind);
         for t in turns {
             let Some(t) = t else {
@@ -474,21 +564,32 @@ impl Oracle {
                 continue;
             };
             let next = self.key_of(&t);
-            assert_eq!(next.us & !key.them, 0, "the opponent's stones moved");
+            let same = t.to_move == me;
+            let (mover, other) = match same {
+                true => (next.us, next.them),
+                false => (next.them, next.us),
+            };
+            if kind == REMOVING {
+                assert_eq!(mover & !key.us, 0, "the mover's stones moved in a removal");
+            }
+            assert_eq!(other & !key.them, 0, "the opponent's stones moved");
             let (a, b) = (next.us.count_ones(), next.them.count_ones());
             let taken = stones - (a + b);
             let quiet = taken == 0;
             if quiet {
+                assert!(!same && kind != REMOVING, "a quiet turn of removals");
                 assert_eq!(
                     next.us, key.them,
                     "a quiet move changed the opponent's stones"
                 );
             } else {
                 census.takes[taken as usize] += 1;
+                census.same_side += u64::from(same);
+                census.from_mid_turn += u64::from(key.pending != [0, 0]);
             }
             let id = sector_id(a as usize, b as usize);
-            let flag = if quiet { 0 } else { RESETS };
-            if next.bars == [None, None] {
+            let flag = if quiet { 0 } else { RESETS } | if same { SAME } else { 0 };
+            if next.bars == [None, None] && next.pending == [0, 0] {
                 if quiet && dense {
                     links.quiet.push(self.sets.rank(next.them) as u16);
                 } else {
@@ -498,7 +599,10 @@ impl Oracle {
                     links.general.push(flag | (id as u64) << 32 | index);
                 }
             } else {
-                assert!(self.r.restricted, "a bar without repeated-mills=restricted");
+                assert!(
+                    self.r.restricted || next.pending != [0, 0],
+                    "a bar without repeated-mills=restricted"
+                );
                 links.pending.push((links.general.len() as u32, id, next));
                 links.general.push(flag | (id as u64) << 32);
             }
@@ -559,6 +663,7 @@ impl Oracle {
                             us,
                             them,
                             bars: [None, None],
+                            pending: [0, 0],
                         };
                         self.add_state(&key, true, &mut links, &mut census);
                     }
@@ -592,7 +697,10 @@ impl Oracle {
                             out.push((id, Links::new(), Census::default()));
                         }
                         let (_, links, census) = out.last_mut().unwrap();
-                        census.bar_states += 1;
+                        match key.pending {
+                            [0, 0] => census.bar_states += 1,
+                            _ => census.mid_turn += 1,
+                        }
                         self.add_state(&key, false, links, census);
                     }
                     out
@@ -612,13 +720,22 @@ impl Oracle {
         self.census.add(&census);
     }
 
-    /// The value without the rule of general successor `g`.
+    /// The value without the rule of general successor `g` for the opponent of the side
+    /// that moves to it (its side to move's value, negated when that is the same side).
     fn free_of(&self, g: u64) -> Option<Value> {
         if g == WON {
             return Some(Value::Loss(0));
         }
         let s = self.sector((g >> 32 & 0xFFFF) as usize);
-        s.free[(g & 0xFFFF_FFFF) as usize]
+        let value = s.free[(g & 0xFFFF_FFFF) as usize];
+        match g & SAME {
+            0 => value,
+            _ => value.map(|v| match v {
+                Value::Win(d) => Value::Loss(d),
+                Value::Loss(d) => Value::Win(d),
+                Value::Draw => Value::Draw,
+            }),
+        }
     }
 
     /// Round `r` for an undecided state: its value if it is decided at distance `r`, from the
@@ -816,6 +933,9 @@ impl Oracle {
         let mut matter = 0;
         for s in self.sectors.iter().flatten() {
             for (e, key) in s.extras.iter().enumerate() {
+                if key.pending != [0, 0] {
+                    continue; // the middle of a turn, not a state with a bar
+                }
                 let plain =
                     self.sets.rank(key.us) as usize * s.nb + self.sets.rank(key.them) as usize;
                 if s.free[s.dense + e] != s.free[plain] {
@@ -865,11 +985,13 @@ impl Oracle {
                     }
                     let id = (g >> 32 & 0xFFFF) as usize;
                     let i = (g & 0xFFFF_FFFF) as usize;
-                    if g & RESETS != 0 {
+                    let x = if g & RESETS != 0 {
                         self.sector(id).ruled[i]
                     } else {
                         above[pos(id).expect("a quiet move stays in the component")][i]
-                    }
+                    };
+                    // The side to move there is the same: its value is ours, not negated.
+                    if g & SAME != 0 { -x } else { x }
                 };
                 let best = |kind: u8, quiet: &mut dyn Iterator<Item = i8>, general: &[u64]| -> i8 {
                     match kind {
@@ -977,6 +1099,10 @@ impl Census {
     fn add(&mut self, o: &Census) {
         self.states += o.states;
         self.bar_states += o.bar_states;
+        self.blocked_removing += o.blocked_removing;
+        self.mid_turn += o.mid_turn;
+        self.same_side += o.same_side;
+        self.from_mid_turn += o.from_mid_turn;
         self.blocked_loss += o.blocked_loss;
         self.blocked_draw += o.blocked_draw;
         for (a, b) in self.takes.iter_mut().zip(&o.takes) {
@@ -1297,7 +1423,9 @@ fn rotating_groups() -> Vec<Vec<Variant>> {
 }
 
 /// The named sets at 3-3 and beyond where it is cheap; every option the tables follow on the
-/// six board (bars that matter, two-stone captures, stalemate=draw); and the 3-3 sector of one
+/// six board (bars that matter, two-stone captures, stalemate=draw, and the stalemate options
+/// that remove: remove-and-move and remove-and-pass up to 3-4, both-remove up to 4-4, the
+/// least where a blocked side removes and the game goes on); and the 3-3 sector of one
 /// of the 24-point groups that do not fly, a different one each day (`ORACLE_SET=name` picks
 /// the group of that set instead, flying or not; the ignored test below does them all).
 #[test]
@@ -1349,6 +1477,21 @@ fn named_sets_and_the_options_the_tables_follow() {
             targets: vec![(3, 3)],
             ns: vec![0, 6],
         },
+        Case {
+            sets: vec![with("six", &["stalemate=remove-and-move"])],
+            targets: vec![(3, 4)],
+            ns: vec![0, 1, 6],
+        },
+        Case {
+            sets: vec![with("six", &["stalemate=remove-and-pass"])],
+            targets: vec![(3, 4)],
+            ns: vec![0, 1, 6],
+        },
+        Case {
+            sets: vec![with("six", &["stalemate=both-remove"])],
+            targets: vec![(4, 4)],
+            ns: vec![0, 1, 6],
+        },
         // An endgame N-move rule below N (as Morabaraba's 10 under 100): N = 4 in the sectors
         // where a side has three stones, N (6, 10) in 4-4, whose removals lead into them.
         Case {
@@ -1365,14 +1508,34 @@ fn named_sets_and_the_options_the_tables_follow() {
     let c = &census[2];
     assert!(c.bar_states > 0 && c.bars_that_matter > 0, "{c:?}");
     assert!(c.takes[2] > 0 && c.blocked_draw > 0, "{c:?}");
+    // A blocked side removes: and moves again (the same side to move after the removal),
+    // and passes, or both sides remove (a state in the middle of the turn, from which the
+    // opponent's removal leads into a game going on).
+    let [and_move, and_pass, both] = [&census[4], &census[5], &census[6]];
+    assert!(
+        and_move.blocked_removing > 0 && and_move.same_side > 0,
+        "{and_move:?}"
+    );
+    assert!(
+        and_pass.blocked_removing > 0 && and_pass.same_side == 0,
+        "{and_pass:?}"
+    );
+    assert!(
+        both.blocked_removing > 0 && both.from_mid_turn > 0,
+        "{both:?}"
+    );
+    for c in [and_move, and_pass, both] {
+        assert_eq!(c.blocked_loss + c.blocked_draw, 0, "{c:?}");
+    }
     eprintln!("{:.1?} in all", t.elapsed());
 }
 
 /// Every named set up to 3-4 / 4-3 (three: 3-3) without the rule and under N = 6 and 100 (for
-/// Morabaraba its endgame N of 10 there, every sector having a side with three stones), and
-/// on the six board multiple removals with captures up to 5-5. Slow (about a quarter of an
-/// hour on two cores): `cargo test --release --test oracle_rule_sets -- --ignored`
-/// (`ORACLE_SET=name`: only the group of that set).
+/// Morabaraba its endgame N of 10 there, every sector having a side with three stones), on the
+/// six board multiple removals with captures up to 5-5, and each stalemate option that removes
+/// with bars and captures up to 5-4. Slow (about a quarter of an hour on two cores):
+/// `cargo test --release --test oracle_rule_sets -- --ignored` (`ORACLE_SET=name`: only the
+/// group of that set).
 #[test]
 #[ignore]
 fn every_named_set_up_to_3_4() {
@@ -1399,6 +1562,22 @@ fn every_named_set_up_to_3_4() {
         targets: vec![(5, 5)],
         ns: vec![0, 6],
     });
+    // A blocked side that removes, with bars (one may block the side, and a removal may
+    // bring one back) and captures.
+    for stalemate in ["remove-and-move", "remove-and-pass", "both-remove"] {
+        cases.push(Case {
+            sets: vec![with(
+                "six",
+                &[
+                    &format!("stalemate={stalemate}"),
+                    "repeated-mills=restricted",
+                    "capture=intervention",
+                ],
+            )],
+            targets: vec![(5, 4)],
+            ns: vec![0, 6],
+        });
+    }
     // `ORACLE_SET=name`: only the group of that set.
     let only = std::env::var("ORACLE_SET").ok();
     if let Some(name) = &only {
@@ -1407,8 +1586,11 @@ fn every_named_set_up_to_3_4() {
     }
     let census = run(&cases);
     if only.is_none() {
-        let last = census.last().unwrap();
+        let last = &census[census.len() - 4];
         assert!(last.takes[2] > 0 && last.takes[3] > 0, "{last:?}");
+        for c in &census[census.len() - 3..] {
+            assert!(c.blocked_removing > 0 && c.bars_that_matter > 0, "{c:?}");
+        }
     }
     eprintln!("{:.1?} in all", t.elapsed());
 }
@@ -1444,4 +1626,145 @@ fn tables_refuse_one_time_mill() {
         );
         assert!(!at.exists(), "refused before the directory is made");
     }
+}
+
+/// Stored values of solved sectors, for `verify_sector`.
+struct Lookup(SolvedValues);
+
+impl millbase::tables::ValueLookup for Lookup {
+    fn values(&self, sector: Sector) -> Option<&[u16]> {
+        self.0.get(&sector).map(|v| v.as_slice())
+    }
+}
+
+/// Under the stalemate options that remove, on the six board without and with an N-move rule:
+/// `verify_sector` re-derives every stored value (and flags a wrong value stored at a blocked
+/// side's position), and the probe answers a blocked side's position (settled: its removals
+/// pending) as stored, with the best of its removals (played by the referee, the side to move
+/// after one perhaps the same) giving that value at counters 0, 1 and N (drawn there, as any
+/// turn that starts at N). The values themselves are the oracle's business
+/// (`named_sets_and_the_options_the_tables_follow`); this checks that verify and the probe
+/// follow the solver.
+#[test]
+fn verify_and_probe_follow_a_blocked_sides_removals() {
+    use millbase::movegen::settle;
+    use millbase::{GenerateOptions, Tablebase, VerifyOptions, generate, verify_sector};
+    let dir = tempfile::tempdir().unwrap();
+    for (option, top) in [
+        ("remove-and-move", (3, 4)),
+        ("remove-and-pass", (3, 4)),
+        ("both-remove", (4, 4)),
+    ] {
+        let v = with("six", &[&format!("stalemate={option}")]);
+        let targets = [Sector::moving(top.0, top.1)];
+        for n in [0u16, 6] {
+            let rule = NMoveRule::new(n).unwrap();
+            let solved = Lookup(solve_all(&v, &targets, rule));
+            let options = VerifyOptions {
+                rule,
+                ..VerifyOptions::default()
+            };
+            let at = dir.path().join(format!("{option}-{n}"));
+            let generated = GenerateOptions {
+                rule,
+                ..GenerateOptions::default()
+            };
+            generate(&v, &at, &targets, &generated).unwrap();
+            let tb = Tablebase::open(&at, v).unwrap();
+            let mut blocked = 0;
+            let mut decided_at_0 = 0;
+            for (&sector, values) in &solved.0 {
+                let (checked, bad, report) = verify_sector(&v, sector, &solved, &options);
+                assert!(
+                    checked > 0 && bad == 0,
+                    "{option} N = {n} {sector}: {report:?}"
+                );
+                let index = SectorIndex::new(&v, sector);
+                let mut blocked_here = 0;
+                for slot in 0..index.slots() {
+                    let Some((us, them)) = index.position(slot) else {
+                        continue;
+                    };
+                    let pos = Position::new([us, them], [0, 0], Color::White);
+                    let start = settle(&v, &pos);
+                    if !start.pending_removal() {
+                        continue;
+                    }
+                    blocked += 1;
+                    let stored = Value::decode(values[slot as usize]).unwrap();
+                    assert_eq!(tb.value(&start).unwrap(), stored, "{option} N = {n}");
+                    if n == 0 {
+                        let best = tb.move_values(&start).unwrap()[0].value;
+                        assert_eq!(best, stored, "{option}: the best removal");
+                    }
+                    for c in [0, 1, u32::from(n)] {
+                        let value = tb.value_at(&start, c).unwrap();
+                        assert_eq!(value, rule.at_counter(stored, c), "{option} N = {n}");
+                        let best = tb.move_values_at(&start, c).unwrap()[0].value;
+                        assert_eq!(best, value, "{option} N = {n}, counter {c}");
+                    }
+                    let decided = |c| {
+                        let value = tb.value_at(&start, c).unwrap();
+                        matches!(value, RuleValue::Win(_) | RuleValue::Loss(_))
+                    };
+                    if n > 0 && decided(0) {
+                        // The blocked side's turn starts like any other: drawn at N.
+                        assert!(!decided(u32::from(n)), "{option} N = {n}");
+                        decided_at_0 += 1;
+                    }
+                    if blocked_here > 0 {
+                        continue;
+                    }
+                    blocked_here += 1;
+                    // A wrong value there is found (at one position of each sector).
+                    let mut wrong = (*solved.0[&sector]).clone();
+                    wrong[slot as usize] = match stored {
+                        Value::Draw => Value::Win(1),
+                        _ => Value::Draw,
+                    }
+                    .encode();
+                    let mut corrupt = SolvedValues::new();
+                    corrupt.clone_from(&solved.0);
+                    corrupt.insert(sector, Arc::new(wrong));
+                    let all = VerifyOptions {
+                        max_report: usize::MAX,
+                        ..options
+                    };
+                    let (_, _, report) = verify_sector(&v, sector, &Lookup(corrupt), &all);
+                    assert!(
+                        report.iter().any(|m| matches!(m,
+                            millbase::tables::Mismatch::Value { slot: s, .. } if *s == slot)),
+                        "{option} N = {n}: a wrong value at a blocked side, {report:?}"
+                    );
+                }
+            }
+            eprintln!("{option} N = {n}: {blocked} blocked positions, {decided_at_0} decided");
+            assert!(blocked > 0);
+            assert!(n == 0 || decided_at_0 > 0);
+        }
+    }
+}
+
+/// A blocked side's removals where the endgame N-move rule (4 here) holds on one side of them
+/// only: removal turns from 4-4 (N = 10) into sectors where a side has three stones, on the
+/// six board, for each stalemate option that removes (census: some blocked side removes).
+/// Valuing them under one rule for both sides gives 8 to 222 mismatches.
+#[test]
+fn blocked_removals_across_the_endgame_rule() {
+    let t = Instant::now();
+    let cases: Vec<Case> = ["remove-and-move", "remove-and-pass", "both-remove"]
+        .iter()
+        .map(|stalemate| Case {
+            sets: vec![with(
+                "six",
+                &[&format!("stalemate={stalemate}"), "endgame-n-move-rule=4"],
+            )],
+            targets: vec![(4, 4)],
+            ns: vec![10],
+        })
+        .collect();
+    for c in run(&cases) {
+        assert!(c.blocked_removing > 0, "{c:?}");
+    }
+    eprintln!("{:.1?} in all", t.elapsed());
 }

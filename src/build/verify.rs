@@ -1,10 +1,11 @@
 //! Independent forward verification: re-derive each stored value from the stored values of
 //! its successors, using the plain move rules (no un-moves, no counters).
 
-use crate::game::position::Color;
+use crate::game::movegen::{Convention, legal_moves, play, settle};
+use crate::game::position::{Color, Position};
 use crate::game::rules::{Bits, BoardFull, NO_SQUARE, Stalemate, Variant, for_each_removal_set};
 use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
-use crate::sector::graph::{MAX_TAKEN, MoveSectors, can_slide, is_live};
+use crate::sector::graph::{MAX_TAKEN, MoveSectors, can_slide, is_live, removal_ply};
 use crate::sector::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
 use crate::sector::reach::ReachFilter;
 use crate::solve::barred::{NO_BAR, PlayOut, StoredValues};
@@ -216,6 +217,21 @@ pub fn verify_sector(
     let slide_taking = moves.slide_taking.map(successor(false));
     let place = successor(true)(moves.place);
     let place_taking = moves.place_taking.map(successor(true));
+    // A blocked side's removals: the table is read only where both sides keep three stones
+    // or more (the referee decides the others, `removals_by_referee`), seen from the side to
+    // move there as it is stored.
+    let blocked = match moves.blocked.filter(|&t| is_live(v, t)) {
+        None => Successor::Lost,
+        Some(t) => {
+            let index = SectorIndex::new(v, t);
+            match lookup.values(t) {
+                Some(values) if values.len() as u64 == index.slots() => {
+                    Successor::Table(index, values, false)
+                }
+                _ => Successor::Missing(t),
+            }
+        }
+    };
     // Under `repeated-mills=restricted` a mill-closing slide leads to a position with a bar:
     // played out over the sectors below (their values are needed then).
     let below = v
@@ -408,6 +424,17 @@ pub fn verify_sector(
                     } else {
                         own.blocked()
                     };
+                    let no_move = match succ.is_empty() {
+                        true => match blocked_by_referee(v, rule, s, us, them, &blocked) {
+                            Some(Ok(value)) => value,
+                            Some(Err(m)) => {
+                                note(m, &mut bad);
+                                continue;
+                            }
+                            None => no_move,
+                        },
+                        false => no_move,
+                    };
                     let derived = best_of(succ.iter().map(|&(v, _)| v), no_move);
                     let stored = Value::decode(code);
                     let agrees = if wdl_only && own.is_active() {
@@ -446,6 +473,83 @@ pub fn verify_sector(
     total.2.sort_by_key(Mismatch::slot);
     total.2.truncate(max_report);
     total
+}
+
+/// The value of the position (`us` to move, `them`) of sector `s` whose side to move has no
+/// stone move, when the `stalemate` option gives it removals, as the referee plays them:
+/// the position is settled ([`settle`]: the blocked side's removals start), every removal
+/// ([`legal_moves`]) is played ([`play`]) until a turn starts (no removal pending, or the
+/// removals a blocked side starts its turn with), whose value is stored in `after` (the
+/// sector [`MoveSectors::blocked`]). Each removal is a ply that resets the N-move counter
+/// ([`removal_ply`]), under the rule in force before and after it (`rule`: the tables' rule,
+/// [`NMoveRule::with_stones`]). `None` when the settled position has no removal pending (the
+/// rules make it a loss or a draw).
+fn blocked_by_referee(
+    v: &Variant,
+    rule: NMoveRule,
+    s: Sector,
+    us: Bits,
+    them: Bits,
+    after: &Successor<'_>,
+) -> Option<Result<Value, Mismatch>> {
+    let start = settle(v, &Position::new([us, them], [s.wf, s.bf], Color::White));
+    start
+        .pending_removal()
+        .then(|| removals_by_referee(v, rule, &start, after))
+}
+
+/// The value of `pos`, a position with a removal pending that the referee reached from a
+/// blocked side's position ([`blocked_by_referee`]).
+fn removals_by_referee(
+    v: &Variant,
+    rule: NMoveRule,
+    pos: &Position,
+    after: &Successor<'_>,
+) -> Result<Value, Mismatch> {
+    let mut values = Vec::new();
+    for mv in legal_moves(v, pos, Convention::Combined) {
+        let next = play(v, pos, mv);
+        let me = next.to_move;
+        let value = if next.too_few(me) {
+            Value::Loss(0)
+        } else if next.too_few(me.other()) {
+            Value::Win(0)
+        } else if starts_turn(v, &next) {
+            let sector = Sector::of_position(&next);
+            match after {
+                Successor::Table(index, _, _) if index.sector == sector => {
+                    after.value(next.us(), next.them())?
+                }
+                _ => return Err(Mismatch::MissingSector(sector)),
+            }
+        } else {
+            removals_by_referee(v, rule, &next, after)?
+        };
+        let in_force = |p: &Position| {
+            let t = Sector::of_position(p);
+            rule.with_stones(v, [t.w, t.b])
+        };
+        values.push(removal_ply(
+            in_force(pos),
+            in_force(&next),
+            value,
+            me == pos.to_move,
+        ));
+    }
+    Ok(best_of(values.into_iter(), Value::Loss(0)))
+}
+
+/// Does a turn start at `p`: no removal pending, or the removals the referee starts the turn
+/// of a blocked side with (the position settles to itself)?
+fn starts_turn(v: &Variant, p: &Position) -> bool {
+    if !p.pending_removal() {
+        return true;
+    }
+    let mut plain = *p;
+    plain.removals = [0, 0];
+    plain.again = false;
+    plain.adjacent_removal = false;
+    settle(v, &plain) == *p
 }
 
 /// The stored values of the sectors below a verified sector that its mill-closing slides

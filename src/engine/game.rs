@@ -8,7 +8,8 @@
 //!   placement, a removal, a capture or a stone taken from a hand sets it to 0, any other
 //!   slide or fly adds 1 (a slide that closes a mill adds 1, and its removal, the next action,
 //!   sets it to 0; a pass under `stalemate=pass` is no ply). At the start of a turn (no
-//!   removal pending), a counter of at least N draws the game — before a blocked side loses.
+//!   removal pending, or the removals a blocked side's turn starts with), a counter of at
+//!   least N draws the game — before a blocked side loses or removes.
 //!   N is the rules' ([`DrawRules::n_move`], by default the variant's `n-move-rule`), or the
 //!   variant's `endgame-n-move-rule` while either side has exactly three stones on the board
 //!   when that is lower ([`DrawRules::limit`]).
@@ -169,6 +170,21 @@ impl fmt::Display for GameResult {
             None => write!(f, "draw by {}", self.reason_text()),
         }
     }
+}
+
+/// Does a turn start at `pos`, where the N-move rule may draw the game: no removal pending,
+/// or the removals that a blocked side's turn starts with under the `stalemate` options that
+/// remove (the position settles to itself), as opposed to the removals of a mill closed in
+/// this turn (docs/NMOVE.md: the check comes before everything else, a blocked side included).
+fn turn_starts(v: &Variant, pos: &Position) -> bool {
+    if !pos.pending_removal() {
+        return true;
+    }
+    let mut plain = *pos;
+    plain.removals = [0, 0];
+    plain.again = false;
+    plain.adjacent_removal = false;
+    crate::game::movegen::settle(v, &plain) == *pos
 }
 
 /// The N-move counter after a ply (either convention) from `before` to `after`: 0 when it
@@ -434,7 +450,7 @@ impl Game {
     /// after a complete move, with counter `counter`) were reached now? True when the
     /// counter reaches N, or when `next` would stand for the third time.
     pub fn drawn_by_rule_after(&self, next: &Position, counter: u32) -> bool {
-        if next.pending_removal() {
+        if !turn_starts(&self.variant, next) {
             return false;
         }
         if self.rules.limit(&self.variant, next).draws_at(counter) {
@@ -449,11 +465,12 @@ impl Game {
         let pos = self.position();
         let v = &self.variant;
         let over = outcome(v, pos);
-        if pos.pending_removal() && over.is_none() {
+        let starts = turn_starts(v, pos);
+        if !starts && over.is_none() {
             return None;
         }
         let limit = self.rules.limit(v, pos);
-        if !pos.pending_removal() && limit.draws_at(self.counter()) {
+        if starts && limit.draws_at(self.counter()) {
             return Some(GameResult::new(None, Reason::NMoveRule(limit)));
         }
         if let Some(o) = over {
@@ -509,6 +526,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::movegen::settle;
     use crate::game::notation::parse_position_info;
 
     fn std() -> Variant {
@@ -700,6 +718,26 @@ mod tests {
                 (Reason::FullBoard, text)
             );
         }
+    }
+
+    #[test]
+    fn a_blocked_side_that_removes_is_drawn_at_n() {
+        // White (a7, a1, g1) is blocked; under remove-and-move its turn starts with a removal.
+        let v = Variant::from_rules("std", &["fly=off", "stalemate=remove-and-move"]).unwrap();
+        let pos = settle(
+            &v,
+            &board(&v, &["a7", "a1", "g1"], &["d7", "a4", "d1", "g4"]),
+        );
+        assert!(pos.pending_removal());
+        let rules = DrawRules::default();
+        assert_eq!(Game::new(v, pos, at(99), rules).result(), None);
+        let r = Game::new(v, pos, at(100), rules).result().unwrap();
+        assert!(matches!(r.reason, Reason::NMoveRule(_)), "{r}");
+        // A removal after a mill is made before the counter is checked.
+        let std = Variant::standard();
+        let closed =
+            board(&std, &["a7", "d7", "g7"], &["a1", "d1", "g4"]).with_pending_removal(true);
+        assert_eq!(Game::new(std, closed, at(100), rules).result(), None);
     }
 
     #[test]

@@ -32,7 +32,7 @@ mod presence;
 
 pub use presence::UnusedTable;
 
-use crate::game::movegen::{Convention, legal_moves, play};
+use crate::game::movegen::{Convention, legal_moves, play, settle};
 use crate::game::notation::{PositionError, parse_position};
 use crate::game::position::{Color, Move, NO_SLIDE, Position};
 use crate::game::rules::{MIN_STONES, Stalemate, Variant};
@@ -284,6 +284,31 @@ impl Tablebase {
         self.variant.repeated_mills_restricted && pos.last_mill_slide != [NO_SLIDE; 2]
     }
 
+    /// Does a blocked side's turn start at `pos` with the removals the `stalemate` option gives
+    /// it (the position settles to itself)? The tables store its value at the stones (the
+    /// value of the position before [`settle`] starts those removals).
+    fn blocked_start(&self, pos: &Position) -> bool {
+        if !pos.pending_removal() {
+            return false;
+        }
+        let mut plain = *pos;
+        plain.removals = [0, 0];
+        plain.again = false;
+        plain.adjacent_removal = false;
+        settle(&self.variant, &plain) == *pos
+    }
+
+    /// The value for the side to move of `pos` of its move to `next`, whose value for its
+    /// side to move is `value`, under the N-move rule in force on each side of the move
+    /// ([`NMoveRule::move_value_into`]; not negated when the mover moves again: a blocked
+    /// side that removed, as [`removal_ply`](crate::sector::graph::removal_ply) says, or Black ending placing under
+    /// `moving-first=black`, [`for_opponent`]).
+    fn move_value(&self, pos: &Position, next: &Position, value: Value) -> Value {
+        let code = for_opponent(pos, next, value).encode();
+        self.rule_at(pos)
+            .move_value_into(self.rule_at(next), code, pos.resets_counter(next))
+    }
+
     /// Already decided by stone count: the side to move (or its opponent) has fewer than three.
     fn by_count(pos: &Position) -> Option<Value> {
         if pos.total(pos.to_move) < MIN_STONES {
@@ -308,7 +333,7 @@ impl Tablebase {
         if let Some(v) = Self::by_count(pos) {
             return Ok(v);
         }
-        if pos.pending_removal() || self.has_bar(pos) {
+        if self.has_bar(pos) || (pos.pending_removal() && !self.blocked_start(pos)) {
             return self.played_out(pos);
         }
         let (sector, slot) = self.locate(pos)?;
@@ -321,17 +346,17 @@ impl Tablebase {
     /// moves, as the solver values such positions (src/solve/barred.rs): under the N-move
     /// rule in force ([`Tablebase::rule_at`]) a move that removes or captures a stone counts
     /// from counter 0 ([`NMoveRule::move_value_into`]: DTR 1 for a win whose successor is
-    /// decided under the rule there), and a side with no move loses ([`NMoveRule::blocked`])
-    /// or, under `stalemate=draw`, draws. Without the rule: one ply more than the best move's
-    /// successor.
+    /// decided under the rule there; a blocked side's removals too), and a side with no move
+    /// loses ([`NMoveRule::blocked`]) or, under `stalemate=draw`, draws. Without the rule: one
+    /// ply more than the best move's successor (not negated when the side to move stays the
+    /// same: a blocked side that removes and moves again).
     fn played_out(&self, pos: &Position) -> Result<Value, ProbeError> {
         let rule = self.rule_at(pos);
         let mut values = Vec::new();
         for mv in self.moves(pos) {
             let next = play(&self.variant, pos, mv);
-            let code = for_opponent(pos, &next, self.value(&next)?).encode();
-            let resets = pos.resets_counter(&next);
-            values.push(rule.move_value_into(self.rule_at(&next), code, resets));
+            let value = self.value(&next)?;
+            values.push(self.move_value(pos, &next, value));
         }
         if values.is_empty() {
             return Ok(if self.variant.stalemate == Stalemate::Draw {
@@ -357,7 +382,7 @@ impl Tablebase {
             // Over by the removal that just reset the counter.
             return Ok(NMoveRule::NONE.at_counter(v, 0));
         }
-        if pos.pending_removal() {
+        if pos.pending_removal() && !self.blocked_start(pos) {
             // The removal comes before any check of the counter and resets it.
             let best = self.move_values_at_unsorted(pos, 0)?;
             return Ok(best_rule_value(best.iter().map(|m| m.value)));
@@ -390,14 +415,17 @@ impl Tablebase {
         counter: u32,
     ) -> Result<Vec<MoveRuleValue>, ProbeError> {
         let rule = self.rule_at(pos);
-        let counter = if pos.pending_removal() { 0 } else { counter };
+        // A blocked side's turn starts like any other (the counter may draw it); a removal
+        // after a mill is made before any check of the counter.
+        let counter = match pos.pending_removal() && !self.blocked_start(pos) {
+            true => 0,
+            false => counter,
+        };
         self.moves(pos)
             .into_iter()
             .map(|mv| {
                 let next = play(&self.variant, pos, mv);
-                let resets = pos.resets_counter(&next);
-                let seen = for_opponent(pos, &next, self.value(&next)?);
-                let own = rule.move_value_into(self.rule_at(&next), seen.encode(), resets);
+                let own = self.move_value(pos, &next, self.value(&next)?);
                 Ok(MoveRuleValue {
                     mv,
                     value: rule.at_counter(own, counter),
@@ -456,7 +484,8 @@ impl Tablebase {
             if Self::by_count(&cur).is_some() {
                 return Ok(PvEnd::GameOver);
             }
-            if !cur.pending_removal() && self.rule_at(&cur).draws_at(counter) {
+            let turn_starts = !cur.pending_removal() || self.blocked_start(&cur);
+            if turn_starts && self.rule_at(&cur).draws_at(counter) {
                 return Ok(PvEnd::NMoveRule);
             }
             if plies >= max_plies {
@@ -500,7 +529,7 @@ impl Tablebase {
                 _ => Wdl::Draw,
             });
         }
-        if pos.pending_removal() || self.has_bar(pos) {
+        if self.has_bar(pos) || (pos.pending_removal() && !self.blocked_start(pos)) {
             let best = self
                 .move_wdls(pos)?
                 .into_iter()
@@ -559,6 +588,8 @@ impl Tablebase {
                 let wdl = self.wdl(&next)?;
                 Ok(MoveWdl {
                     mv,
+                    // A blocked side that removes may move again, as may Black ending
+                    // placing under `moving-first=black`.
                     wdl: if next.to_move == pos.to_move {
                         wdl
                     } else {

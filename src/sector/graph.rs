@@ -8,10 +8,12 @@
 //!   placement that ends placing: Black places the last stone and moves first, so that move
 //!   leads to a moving-phase sector seen from the same side ([`places_again`]).
 //! * **Edges** are the kinds of move ([`MoveSectors`]): a slide or fly that closes no mill
-//!   (to the colour-swapped sector), a placement (one stone from hand to board), and either of
-//!   them closing a mill and removing an opponent's stone. Placements and removals change the
-//!   stone counts, so they only go "down" (fewer stones in hand or on the board); slides go
-//!   back and forth between a sector and its colour-swapped partner.
+//!   (to the colour-swapped sector), a placement (one stone from hand to board), either of
+//!   them closing a mill and removing an opponent's stone, and the removals of a blocked side
+//!   under the `stalemate` options that remove stones ([`MoveSectors::blocked`], the one edge
+//!   that may keep the side to move). Placements and removals change the stone counts, so
+//!   they only go "down" (fewer stones in hand or on the board); slides go back and forth
+//!   between a sector and its colour-swapped partner.
 //! * **Components** ([`Component`]) are the sectors that move into each other and are solved
 //!   together: `w-b` and `b-w` in the moving phase (or in Lasker Morris's placing phase, where
 //!   stones may slide too), a single sector where no slide is possible (the standard placing
@@ -29,7 +31,8 @@
 //! generators and of `reach` (which positions of a sector a game reaches).
 
 use crate::game::position::Color;
-use crate::game::rules::{MIN_STONES, Variant};
+use crate::game::rules::{MIN_STONES, Stalemate, Variant};
+use crate::game::value::{NMoveRule, Value};
 use crate::sector::index::Sector;
 use std::collections::{BTreeSet, HashSet};
 
@@ -89,10 +92,11 @@ pub const MAX_TAKEN: usize = 8;
 pub type ByTaken = [Option<Sector>; MAX_TAKEN];
 
 /// The sector each kind of move of `s` leads to (seen from the opponent, who moves next, or
-/// for placements seen from the mover when [`MoveSectors::place_again`]), as far as the stone
-/// counts allow the move: `None` where `s` has no such move. The opponent may be left with too
-/// few stones (a lost game, [`MoveSectors::leaves_opponent`]), and the board may be full (no
-/// move at all).
+/// for placements seen from the mover when [`MoveSectors::place_again`], and for
+/// [`MoveSectors::blocked`] under `stalemate=remove-and-move` and `both-remove` from the
+/// blocked side), as far as the stone counts allow the move: `None` where `s` has no such
+/// move. The opponent may be left with too few stones (a lost game,
+/// [`MoveSectors::leaves_opponent`]), and the board may be full (no move at all).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveSectors {
     /// A slide or fly that takes nothing: the colour-swapped sector.
@@ -104,9 +108,64 @@ pub struct MoveSectors {
     pub place: Option<Sector>,
     /// A placement that takes stones, by the number taken.
     pub place_taking: ByTaken,
+    /// Where a side to move that has no stone move goes under the `stalemate` options that
+    /// remove stones ([`blocked_exit`]): `remove-and-move` to one opponent stone fewer with
+    /// the *same* side to move (it moves again), `remove-and-pass` to one opponent stone fewer
+    /// with the opponent to move (as a removing slide), `both-remove` to one stone fewer of
+    /// each with the same side to move. `None` under the other options, or where the side to
+    /// move always has a stone move.
+    pub blocked: Option<Sector>,
     /// The placements end placing and their mover moves again ([`places_again`]): `place`
     /// and `place_taking` are seen from the mover (its stones first), not from the opponent.
     pub place_again: bool,
+}
+
+/// The sector the removals of a blocked side lead to ([`MoveSectors::blocked`]) and who is to
+/// move there, by the `stalemate` option: `None` unless the side to move of `s` can be left
+/// without a stone move (it slides without flying, nothing in hand, and the board is not full:
+/// a full board at the end of placing follows `board-full`) and the option removes stones.
+pub fn blocked_exit(v: &Variant, s: Sector) -> Option<BlockedExit> {
+    let slides_only = s.wf == 0 && s.w > 0 && !v.flies(s.w, s.wf);
+    if !slides_only || s.b == 0 || (s.w + s.b) as usize >= v.board().len() {
+        return None;
+    }
+    let (to, same) = match v.stalemate {
+        Stalemate::RemoveAndMove => (Sector::new(s.w, s.b - 1, s.wf, s.bf), true),
+        Stalemate::RemoveAndPass => (Sector::new(s.b - 1, s.w, s.bf, s.wf), false),
+        Stalemate::BothRemove => (Sector::new(s.w - 1, s.b - 1, s.wf, s.bf), true),
+        Stalemate::Loss | Stalemate::Draw | Stalemate::Pass => return None,
+    };
+    Some(BlockedExit { to, same })
+}
+
+/// Where the removals of a blocked side lead ([`blocked_exit`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockedExit {
+    /// The sector after the removals, seen from the side to move there (one or both sides
+    /// may be left with too few stones: a finished game).
+    pub to: Sector,
+    /// The blocked side is to move there (`remove-and-move`, `both-remove`): its value is the
+    /// successor's, not negated.
+    pub same: bool,
+}
+
+/// The value of a blocked side's removal (or of its opponent's reply under `both-remove`) for
+/// the side making it, from the value `next` of the position after it for the side to move
+/// there, who is the remover if `same` (not negated then). A removal is a ply that resets the
+/// N-move counter, as [`NMoveRule::move_value`] values a resetting move: the turn of a blocked
+/// side starts like any other, drawn when the counter has reached N (the check comes before
+/// everything else, docs/NMOVE.md), so under a rule it is decided with DTR 1 when `next` is
+/// decided at counter 0, and cursed or blessed (distance `N + 1`) when `next` is. `rule` is
+/// the rule in force before the removal, `next_rule` after it ([`NMoveRule::move_value_into`]:
+/// an endgame rule may hold on one side only).
+#[inline]
+pub fn removal_ply(rule: NMoveRule, next_rule: NMoveRule, next: Value, same: bool) -> Value {
+    let theirs = match (next, same) {
+        (Value::Win(k), true) => Value::Loss(k),
+        (Value::Loss(k), true) => Value::Win(k),
+        (v, _) => v,
+    };
+    rule.move_value_into(next_rule, theirs.encode(), true)
 }
 
 impl MoveSectors {
@@ -143,6 +202,7 @@ impl MoveSectors {
             place: places.then(|| after(s.w + 1, 0, true)),
             place_taking: taking(places, s.w + 1, true),
             place_again: again,
+            blocked: blocked_exit(v, s).map(|b| b.to),
         }
     }
 
@@ -178,12 +238,13 @@ impl MoveSectors {
     }
 
     /// The targets in a fixed order: placement, placements taking 1, 2, ... stones, slide,
-    /// slides taking 1, 2, ... stones.
+    /// slides taking 1, 2, ... stones, a blocked side's removals.
     pub fn iter(&self) -> impl Iterator<Item = Sector> + '_ {
         std::iter::once(self.place)
             .chain(self.place_taking)
             .chain(std::iter::once(self.slide))
             .chain(self.slide_taking)
+            .chain(std::iter::once(self.blocked))
             .flatten()
     }
 }
@@ -201,6 +262,9 @@ pub struct ExitSectors {
     pub place: Option<Sector>,
     /// A placement that takes stones, by the number taken.
     pub place_taking: ByTaken,
+    /// A blocked side's removals ([`MoveSectors::blocked`]; `None` also where they finish the
+    /// game: a side left with too few stones).
+    pub blocked: Option<Sector>,
     /// The placements end placing and their mover moves again ([`places_again`]): `place`
     /// and `place_taking` are seen from the mover, and their values are the mover's.
     pub place_again: bool,
@@ -208,20 +272,24 @@ pub struct ExitSectors {
 
 impl ExitSectors {
     /// The targets in the order the solver reads them: slide, slides taking 1, 2, ...
-    /// stones, placement, placements taking 1, 2, ... stones (`None`: no such move, or the
-    /// opponent has lost); [`EXIT_KINDS`] of them.
+    /// stones, placement, placements taking 1, 2, ... stones, a blocked side's removals
+    /// (`None`: no such move, or the game is over); [`EXIT_KINDS`] of them.
     pub fn targets(&self) -> [Option<Sector>; EXIT_KINDS] {
         let mut out = [None; EXIT_KINDS];
         out[0] = self.slide;
         out[1..=MAX_TAKEN].copy_from_slice(&self.slide_taking);
         out[MAX_TAKEN + 1] = self.place;
-        out[MAX_TAKEN + 2..].copy_from_slice(&self.place_taking);
+        out[MAX_TAKEN + 2..2 * MAX_TAKEN + 2].copy_from_slice(&self.place_taking);
+        out[BLOCKED_EXIT] = self.blocked;
         out
     }
 }
 
 /// The number of kinds of exit ([`ExitSectors::targets`]).
-pub const EXIT_KINDS: usize = 2 * MAX_TAKEN + 2;
+pub const EXIT_KINDS: usize = 2 * MAX_TAKEN + 3;
+
+/// The place of a blocked side's removals in [`ExitSectors::targets`].
+pub const BLOCKED_EXIT: usize = 2 * MAX_TAKEN + 2;
 
 /// The sectors the moves of `s` can exit to (those a game can actually need).
 pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
@@ -233,6 +301,7 @@ pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
         place: m.place,
         place_taking: m.place_taking.map(alive(true)),
         place_again: m.place_again,
+        blocked: m.blocked.filter(|t| is_live(v, *t)),
     }
 }
 

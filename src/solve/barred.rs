@@ -8,12 +8,13 @@
 //! matters only while the barred move is possible and closes a mill: the side's stone still
 //! stands on B, A is empty, the stone can reach A, and A completes a mill of the side's other
 //! stones. Every quiet move clears the mover's bar, so the play-out ends within two plies of
-//! its sector, or goes on in sectors with fewer stones.
+//! its sector, or goes on in sectors with fewer stones (a blocked side's stalemate removals
+//! keep both bars, and lead to fewer stones too).
 
 use super::{DependencyValues, ExitSummary, SolveError};
 use crate::game::rules::{Bits, NO_SQUARE, Variant, for_each_removal_set, points as bits};
 use crate::game::value::{NMoveRule, Value};
-use crate::sector::graph::{Component, MoveSectors, can_slide, is_live};
+use crate::sector::graph::{Component, MoveSectors, blocked_exit, can_slide, is_live};
 use crate::sector::index::{Sector, SectorIndex};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -50,6 +51,19 @@ pub(crate) fn bar_matters(v: &Variant, own: Bits, hand: u8, other: Bits, bar: Ba
     board.in_mill(own & !(1 << to) | 1 << from, from)
 }
 
+/// Can the bar of the side to move (stones `us`, sector `s`), which does not matter now, come
+/// back before its next stone move? Only when an opponent stone stands where the barred slide
+/// would go and the side is left without a move: the `stalemate` removals of a blocked side
+/// may take that stone, and the side moves next with its bar ([`blocked_exit`]).
+#[inline]
+fn revivable(v: &Variant, s: Sector, us: Bits, them: Bits, bar: Bar) -> bool {
+    let (from, to) = bar;
+    from != NO_SQUARE
+        && us & (1 << to) != 0
+        && them & (1 << from) != 0
+        && blocked_exit(v, s).is_some()
+}
+
 /// Plays out positions with a bar: the rules, the N-move rule the values are under, and the
 /// stored values of positions without a bar.
 pub(crate) struct PlayOut<'a> {
@@ -79,6 +93,8 @@ impl PlayOut<'_> {
         them_bar: Bar,
     ) -> Result<Value, Sector> {
         let PlayOut { v, rule, stored } = *self;
+        // As played (a removal may bring back a bar that does not matter now).
+        let bars = (us_bar, them_bar);
         let us_bar = if bar_matters(v, us, s.wf, them, us_bar) {
             us_bar
         } else {
@@ -89,7 +105,7 @@ impl PlayOut<'_> {
         } else {
             NO_BAR
         };
-        if us_bar == NO_BAR && them_bar == NO_BAR {
+        if us_bar == NO_BAR && them_bar == NO_BAR && !revivable(v, s, us, them, bars.0) {
             let code = stored.code(s, us, them).ok_or(s)?;
             return Ok(Value::decode(code).unwrap_or(Value::Draw));
         }
@@ -178,14 +194,23 @@ impl PlayOut<'_> {
                 play(NO_SQUARE, to, us | 1 << to, true)?;
             }
         }
-        Ok(if any_move {
-            ex.value()
-        } else if super::full_board_won(v, empty) {
-            Value::Win(0)
-        } else if super::blocked_draws(v, empty) {
-            Value::Draw
-        } else {
-            own.blocked()
+        if any_move {
+            return Ok(ex.value());
+        }
+        if super::full_board_won(v, empty) {
+            return Ok(Value::Win(0));
+        }
+        // Blocked (perhaps by its bar): the stalemate removals keep both bars (only a stone
+        // move sets or clears its side's).
+        let removals =
+            super::blocked::blocked_value(v, rule, s, us, them, &mut |to, a, b, same| {
+                let (a_bar, b_bar) = if same { bars } else { (bars.1, bars.0) };
+                self.value(to, a, b, a_bar, b_bar)
+            })?;
+        Ok(match removals {
+            Some(value) => value,
+            None if super::blocked_draws(v, empty) => Value::Draw,
+            None => own.blocked(),
         })
     }
 }
@@ -217,6 +242,7 @@ impl Below {
             }
             tables.insert(s, (index, values));
             let moves = MoveSectors::of(v, s);
+            // Both sides alive: a blocked side's removals may leave the opponent too few.
             stack.extend(moves.iter().filter(|&t| is_live(v, t)));
         }
         Ok(Below { tables })

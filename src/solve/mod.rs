@@ -26,6 +26,7 @@
 //! sector's exit tables (up to four) are in memory at a time, never during propagation.
 
 pub(crate) mod barred;
+pub(crate) mod blocked;
 mod cells;
 mod exit_only;
 
@@ -34,7 +35,9 @@ use crate::game::rules::{
     Arrival, Bits, BoardFull, Stalemate, Variant, for_each_removal_set, points as bits,
 };
 use crate::game::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
-use crate::sector::graph::{Component, EXIT_KINDS, ExitSectors, MAX_TAKEN, can_slide};
+use crate::sector::graph::{
+    BLOCKED_EXIT, Component, EXIT_KINDS, ExitSectors, MAX_TAKEN, can_slide,
+};
 use crate::sector::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::sector::reach::ReachFilter;
 use cells::Cells;
@@ -171,6 +174,8 @@ struct Exits<'a> {
     place: Option<ExitTable<'a>>,
     /// By the number of stones taken (`[k - 1]`).
     place_taking: [Option<ExitTable<'a>>; MAX_TAKEN],
+    /// A blocked side's removals (`stalemate`; [`blocked::blocked_value`]).
+    blocked: Option<ExitTable<'a>>,
 }
 
 /// The values of the sectors one component sector exits into (in the order of
@@ -222,6 +227,7 @@ impl LoadedExits {
             slide_taking: std::array::from_fn(|k| table(1 + k)),
             place: table(MAX_TAKEN + 1),
             place_taking: std::array::from_fn(|k| table(MAX_TAKEN + 2 + k)),
+            blocked: table(BLOCKED_EXIT),
         }
     }
 }
@@ -776,15 +782,38 @@ fn forward_pass(
                 }
                 debug_assert!(internal < 256);
                 let state = if !any_move {
-                    if full_board_won(v, empty) {
-                        found.decided.push((0, slot as u32 | WON));
-                        DECIDED | WIN_FLAG
-                    } else if blocked_draws(v, empty) {
-                        CANNOT_LOSE
-                    } else {
-                        let level = rule.blocked().plies().unwrap_or(0);
-                        found.decided.push((level, slot as u32));
-                        DECIDED | level
+                    // A side without a stone move: the stalemate removals, if the rules give
+                    // them, lead out of the component; else it loses or draws.
+                    let removals =
+                        blocked::blocked_value(v, options.rule, s, us, them, &mut |_, a, b, _| {
+                            let t = exits
+                                .blocked
+                                .as_ref()
+                                .expect("the blocked side's exit table");
+                            Ok::<_, std::convert::Infallible>(
+                                Value::decode(t.code(a, b)).unwrap_or(Value::Draw),
+                            )
+                        });
+                    match removals {
+                        _ if full_board_won(v, empty) => {
+                            found.decided.push((0, slot as u32 | WON));
+                            DECIDED | WIN_FLAG
+                        }
+                        Ok(Some(Value::Win(n))) => {
+                            found.decided.push((n, slot as u32 | WON));
+                            DECIDED | WIN_FLAG | n
+                        }
+                        Ok(Some(Value::Loss(n))) => {
+                            found.decided.push((n, slot as u32));
+                            DECIDED | n
+                        }
+                        Ok(Some(Value::Draw)) => CANNOT_LOSE,
+                        _ if blocked_draws(v, empty) => CANNOT_LOSE,
+                        _ => {
+                            let level = rule.blocked().plies().unwrap_or(0);
+                            found.decided.push((level, slot as u32));
+                            DECIDED | level
+                        }
                     }
                 } else if let Some(n) = ex.best_win {
                     found.exit_wins.push((n, slot as u32));

@@ -91,7 +91,14 @@ pub fn reason(rule: &str) -> &'static str {
             "a mill's removal depends on every mill of the game so far, which a position does \
              not hold"
         }
-        ("stalemate", _) => "the tables value a side without a move as a loss or a draw only",
+        ("stalemate", "pass") => {
+            "a blocked side's turn passes without a ply, a move inside a component that the \
+             retrograde un-moves do not generate yet"
+        }
+        ("stalemate", _) => {
+            "a side blocked while its opponent still places (move-while-placing) is not checked \
+             against an oracle yet"
+        }
         ("placing-mill", "mark") => {
             "a marked point is state beyond the stones, a third kind of point (one per stone \
              taken while placing)"

@@ -504,16 +504,17 @@ impl Variant {
 
     /// The options that no table follows yet, as `key=value` texts (empty when tables of the
     /// moving phase can be solved and read under these rules): `one-time-mill` (a mill's
-    /// removal depends on the game's whole history) and a stalemate other than a loss or a
-    /// draw. (Tables under an N-move rule follow a lower endgame N-move rule where a side has
-    /// three stones on the board: [`crate::game::value::NMoveRule::with_stones`].)
+    /// removal depends on the game's whole history) and `stalemate=pass` (a blocked side's
+    /// turn passes without a ply: a move inside a component that the retrograde un-moves do
+    /// not generate). (Tables under an N-move rule follow a lower endgame N-move rule where a
+    /// side has three stones on the board: [`crate::game::value::NMoveRule::with_stones`].)
     pub fn unsupported_by_tables(&self) -> Vec<String> {
         let text = |k: &str| format!("{k}={}", self.rule(k).unwrap_or_default());
         let mut out = Vec::new();
         if self.one_time_mill {
             out.push(text("one-time-mill"));
         }
-        if !matches!(self.stalemate, Stalemate::Loss | Stalemate::Draw) {
+        if self.stalemate == Stalemate::Pass {
             out.push(text("stalemate"));
         }
         out
@@ -521,12 +522,21 @@ impl Variant {
 
     /// The options that the tables of the placing phase (positions with stones in hand, and
     /// a board filled by placing) do not follow yet, beyond [`Variant::unsupported_by_tables`]:
-    /// marks, removals from hand or by mill counts, full-board removals, and Black moving
-    /// first where a side may slide while placing (the hands then do not tell who places the
-    /// last stone). The moving phase's tables are unaffected by them.
+    /// marks, removals from hand or by mill counts, full-board removals, Black moving first
+    /// where a side may slide while placing (the hands then do not tell who places the last
+    /// stone), and under `move-while-placing` the stalemate removals (a side that has placed
+    /// all its stones can be blocked while its opponent still places: not yet checked against
+    /// an oracle). The moving phase's tables are unaffected by them.
     pub fn unsupported_in_placing(&self) -> Vec<String> {
         let text = |k: &str| format!("{k}={}", self.rule(k).unwrap_or_default());
         let mut out = Vec::new();
+        let removes = !matches!(
+            self.stalemate,
+            Stalemate::Loss | Stalemate::Draw | Stalemate::Pass
+        );
+        if removes && self.move_while_placing {
+            out.push(text("stalemate"));
+        }
         if self.placing_mill != PlacingMill::Remove {
             out.push(text("placing-mill"));
         }
