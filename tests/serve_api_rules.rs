@@ -280,3 +280,86 @@ fn pending_removals_of_either_side_and_moves_with_several_removals() {
         }
     }
 }
+
+/// The explorer's search rows where the mover moves again: under `moving-first=black` Black
+/// places the last stone and moves first. Every row the search proves has the kind that the
+/// tables (solved separately, probed by the library) give — negating Black's own search value
+/// after its last placement turned wins into losses — and the last placement that closes a
+/// mill and leaves White two stones is a win in one.
+#[test]
+fn search_rows_where_the_mover_moves_again() {
+    let rule = ["--variant", "three", "--rule", "moving-first=black"];
+    let v = Variant::from_rules("three", &["moving-first=black"]).unwrap();
+    // Five placements, then Black's last one closes a mill: found by a walk over the moves.
+    fn find(v: &Variant, pos: &millbase::Position, depth: usize) -> Option<millbase::Position> {
+        use millbase::movegen::{Convention, legal_moves};
+        if depth == 5 {
+            let wins = legal_moves(v, pos, Convention::Combined)
+                .into_iter()
+                .any(|mv| {
+                    let next = play(v, pos, mv);
+                    next.total(millbase::Color::White) < 3
+                });
+            return wins.then_some(*pos);
+        }
+        for mv in legal_moves(v, pos, Convention::Combined) {
+            let next = play(v, pos, mv);
+            if next.pending_removal() || next.total(next.to_move) < 3 {
+                continue;
+            }
+            if let Some(found) = find(v, &next, depth + 1) {
+                return Some(found);
+            }
+        }
+        None
+    }
+    let before = find(&v, &millbase::Position::start(&v), 0).expect("a mill by the last stone");
+    assert_eq!(before.to_move, millbase::Color::Black);
+    let fen = format_position_info(&v, &before, PositionInfo::default());
+
+    let tables = tempfile::tempdir().unwrap();
+    let (code, _, err) = common::millbase(&[
+        "generate",
+        "--quiet",
+        "--all",
+        "--variant",
+        "three",
+        "--rule",
+        "moving-first=black",
+        "--dir",
+        tables.path().to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let tb = millbase::Tablebase::open(tables.path(), v.clone()).unwrap();
+    let by_tables: Vec<(String, &str)> = tb
+        .move_values(&before)
+        .unwrap()
+        .into_iter()
+        .map(|m| (millbase::notation::format_move(&v, m.mv), m.value.kind()))
+        .collect();
+
+    // No tables where the explorer looks: its probe answers with the search.
+    let empty = tempfile::tempdir().unwrap();
+    let server = Server::start(empty.path(), &rule);
+    let (status, probe) = server.get_json(&format!("/api/probe?fen={}", encode(&fen)));
+    assert_eq!(status, 404, "{probe}");
+    let rows = probe["search"]["moves"].as_array().unwrap();
+    assert_eq!(rows.len(), by_tables.len(), "{probe}");
+    let mut proved = 0;
+    for row in rows {
+        let mv = row["move"].as_str().unwrap();
+        let (_, kind) = by_tables.iter().find(|(m, _)| m == mv).unwrap();
+        if mv.contains('x') {
+            assert_eq!(
+                (&row["value"], &row["plies"]),
+                (&"win".into(), &1.into()),
+                "{row}"
+            );
+        }
+        if let Some(searched) = row["value"].as_str().filter(|k| *k != "draw") {
+            assert_eq!(searched, *kind, "{mv}: {row}");
+            proved += 1;
+        }
+    }
+    assert!(proved > 0, "{probe}");
+}

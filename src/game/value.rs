@@ -49,6 +49,16 @@ impl Value {
         }
     }
 
+    /// The same result seen from the other side: a win in `n` plies is a loss in `n`.
+    #[inline]
+    pub fn for_other_side(self) -> Value {
+        match self {
+            Value::Win(n) => Value::Loss(n),
+            Value::Loss(n) => Value::Win(n),
+            Value::Draw => Value::Draw,
+        }
+    }
+
     /// The value of the position before a move, for the side that made the move leading to a
     /// position of this value.
     #[inline]

@@ -526,7 +526,10 @@ impl Explorer {
             // The time left, shared among the moves left (at least a millisecond each).
             let left = SEARCH_BUDGET.saturating_sub(start.elapsed());
             let time = (left / (moves.len() - i) as u32).max(Duration::from_millis(1));
-            let (value, score, depth) = match self.finished(&next, next_info) {
+            // The mover moves again (Black's last placement under `moving-first=black`, a
+            // blocked side's removals): the values after the move are already the mover's.
+            let again = next.to_move == pos.to_move;
+            let (value, score, depth) = match self.finished(pos, &next, next_info) {
                 Some(value) => (Some(value), None, 0),
                 None => {
                     let game = Game::new(v, next, next_info, rules);
@@ -536,9 +539,14 @@ impl Explorer {
                     };
                     let d = engine.think(&game, &limits, &stop);
                     match (d.value, d.score) {
-                        (Some(value), _) => (Some(value.before_move()), None, d.depth),
+                        (Some(value), _) => {
+                            let theirs = if again { value.for_other_side() } else { value };
+                            (Some(theirs.before_move()), None, d.depth)
+                        }
                         // Not even one iteration within the time: no evaluation.
-                        (None, Score::Cp(cp)) if d.depth > 0 => (None, Some(-cp), d.depth),
+                        (None, Score::Cp(cp)) if d.depth > 0 => {
+                            (None, Some(if again { cp } else { -cp }), d.depth)
+                        }
                         _ => (None, None, d.depth),
                     }
                 }
@@ -572,9 +580,9 @@ impl Explorer {
         })
     }
 
-    /// The value, for the side that just moved, of a position where the game is over: by the
-    /// rules, or drawn by the tables' N-move rule. `None` while the game goes on.
-    fn finished(&self, next: &Position, info: PositionInfo) -> Option<Value> {
+    /// The value, for the side that just moved from `pos`, of `next` where the game is over:
+    /// by the rules, or drawn by the tables' N-move rule. `None` while the game goes on.
+    fn finished(&self, pos: &Position, next: &Position, info: PositionInfo) -> Option<Value> {
         let for_next = match outcome(&self.variant, next) {
             Some(Outcome::Loss) => Value::Loss(0),
             Some(Outcome::Win) => Value::Win(0),
@@ -587,7 +595,12 @@ impl Explorer {
                 return drawn.then_some(Value::Draw);
             }
         };
-        Some(for_next.before_move())
+        // The outcome is for the side to move in `next`: the mover's own when it moves again.
+        let theirs = match next.to_move == pos.to_move {
+            true => for_next.for_other_side(),
+            false => for_next,
+        };
+        Some(theirs.before_move())
     }
 }
 
