@@ -330,7 +330,7 @@ fn search_rows_where_the_mover_moves_again() {
         tables.path().to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    let tb = millbase::Tablebase::open(tables.path(), v.clone()).unwrap();
+    let tb = millbase::Tablebase::open(tables.path(), v).unwrap();
     let by_tables: Vec<(String, &str)> = tb
         .move_values(&before)
         .unwrap()
