@@ -359,7 +359,8 @@ impl Tablebase {
             values.push(self.move_value(pos, &next, value));
         }
         if values.is_empty() {
-            return Ok(if self.variant.stalemate == Stalemate::Draw {
+            // Under `stalemate=pass` a settled position without a move has both sides blocked.
+            return Ok(if matches!(self.variant.stalemate, Stalemate::Draw | Stalemate::Pass) {
                 Value::Draw
             } else {
                 rule.blocked()
