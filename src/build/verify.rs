@@ -425,15 +425,16 @@ pub fn verify_sector(
                         own.blocked()
                     };
                     let no_move = match succ.is_empty() {
-                        true => match blocked_by_referee(v, rule, s, (us, them), &blocked, &slide)
-                        {
-                            Some(Ok(value)) => value,
-                            Some(Err(m)) => {
-                                note(m, &mut bad);
-                                continue;
+                        true => {
+                            match blocked_by_referee(v, rule, s, (us, them), &blocked, &slide) {
+                                Some(Ok(value)) => value,
+                                Some(Err(m)) => {
+                                    note(m, &mut bad);
+                                    continue;
+                                }
+                                None => no_move,
                             }
-                            None => no_move,
-                        },
+                        }
                         false => no_move,
                     };
                     let derived = best_of(succ.iter().map(|&(v, _)| v), no_move);

@@ -360,11 +360,13 @@ impl Tablebase {
         }
         if values.is_empty() {
             // Under `stalemate=pass` a settled position without a move has both sides blocked.
-            return Ok(if matches!(self.variant.stalemate, Stalemate::Draw | Stalemate::Pass) {
-                Value::Draw
-            } else {
-                rule.blocked()
-            });
+            return Ok(
+                if matches!(self.variant.stalemate, Stalemate::Draw | Stalemate::Pass) {
+                    Value::Draw
+                } else {
+                    rule.blocked()
+                },
+            );
         }
         Ok(best_value(values.into_iter()))
     }

@@ -817,11 +817,12 @@ fn forward_pass(
                         // the opponent at the same stones, in the partner sector: this
                         // position takes that one's value turned round, at the same level,
                         // when it is decided (`pass_over` in `propagate`). Both blocked: drawn.
-                        _ if passes(v, empty) => match blocked::can_move(v, s.swapped(), them, us)
-                        {
-                            true => 0,
-                            false => CANNOT_LOSE,
-                        },
+                        _ if passes(v, empty) => {
+                            match blocked::can_move(v, s.swapped(), them, us) {
+                                true => 0,
+                                false => CANNOT_LOSE,
+                            }
+                        }
                         _ => {
                             let level = rule.blocked().plies().unwrap_or(0);
                             found.decided.push((level, slot as u32));
