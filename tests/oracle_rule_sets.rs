@@ -33,6 +33,12 @@
 //!   removal is a ply and resets the counter; the blocked side's turn is drawn when it starts
 //!   with the counter at N, as every turn (docs/NMOVE.md: the check comes before everything
 //!   else; the reply of both-remove comes at counter 0).
+//! - **A blocked side that passes.** Under `stalemate=pass` the referee passes a blocked
+//!   side's turn inside `St::play` (no ply, the counter as it is): a quiet turn after which the
+//!   opponent passes leads to the mover's own state at the new stones (its value, not negated,
+//!   one ply on), and the state of the blocked side (`PASSES`), which no turn reaches, takes
+//!   its opponent's value at the same stones turned round, at the same distance and first
+//!   counter; both blocked: drawn (`St::outcome`).
 //! - **Values without the rule.** Jacobi rounds: round `r` decides exactly the states at
 //!   distance `r` from the values after round `r - 1` (`Win(r)`: a move to a state lost in
 //!   `r - 1`; `Loss(r)`: every move to a won state, the slowest won in `r - 1`). A round
@@ -1822,6 +1828,92 @@ fn verify_and_probe_follow_a_blocked_sides_removals() {
             assert!(blocked > 0);
             assert!(n == 0 || decided_at_0 > 0);
         }
+    }
+}
+
+/// Under `stalemate=pass`, on the six board up to 4-4 without and with an N-move rule (6):
+/// `verify_sector` re-derives every stored value, and flags a blocked side's stored value whose
+/// distance is one off; the probe answers a blocked side's position (settled: the opponent to
+/// move) with the blocked side's stored value turned round at counters 0, 1 and N, and its best
+/// move gives that value. The values themselves are the oracle's business (`stalemate_pass`).
+#[test]
+fn verify_and_probe_follow_a_pass() {
+    use millbase::movegen::settle;
+    use millbase::{GenerateOptions, Tablebase, VerifyOptions, generate, verify_sector};
+    let dir = tempfile::tempdir().unwrap();
+    let v = with("six", &["stalemate=pass"]);
+    let targets = [Sector::moving(4, 4)];
+    let turned = |x: Value| match x {
+        Value::Win(d) => Value::Loss(d),
+        Value::Loss(d) => Value::Win(d),
+        Value::Draw => Value::Draw,
+    };
+    for n in [0u16, 6] {
+        let rule = NMoveRule::new(n).unwrap();
+        let solved = Lookup(solve_all(&v, &targets, rule));
+        let options = VerifyOptions {
+            rule,
+            ..VerifyOptions::default()
+        };
+        let at = dir.path().join(format!("pass-{n}"));
+        let generated = GenerateOptions {
+            rule,
+            ..GenerateOptions::default()
+        };
+        generate(&v, &at, &targets, &generated).unwrap();
+        let tb = Tablebase::open(&at, v).unwrap();
+        let (mut passes, mut flagged) = (0, 0);
+        for (&sector, values) in &solved.0 {
+            let (checked, bad, report) = verify_sector(&v, sector, &solved, &options);
+            assert!(checked > 0 && bad == 0, "N = {n} {sector}: {report:?}");
+            let index = SectorIndex::new(&v, sector);
+            for slot in 0..index.slots() {
+                let Some((us, them)) = index.position(slot) else {
+                    continue;
+                };
+                let pos = Position::new([us, them], [0, 0], Color::White);
+                let start = settle(&v, &pos);
+                if start.to_move == Color::White {
+                    continue;
+                }
+                passes += 1;
+                let stored = Value::decode(values[slot as usize]).unwrap();
+                for c in [0, 1, u32::from(n)] {
+                    let value = tb.value_at(&start, c).unwrap();
+                    let want = rule.at_counter(turned(stored), c);
+                    assert_eq!(value, want, "N = {n} {sector} slot {slot}, counter {c}");
+                    let best = tb.move_values_at(&start, c).unwrap()[0].value;
+                    assert_eq!(best, value, "N = {n}, counter {c}");
+                }
+                if flagged >= 20 || stored == Value::Draw {
+                    continue;
+                }
+                // A distance one off there is found.
+                flagged += 1;
+                let mut wrong = (*solved.0[&sector]).clone();
+                wrong[slot as usize] = match stored {
+                    Value::Win(d) => Value::Win(d + 1),
+                    Value::Loss(d) => Value::Loss(d + 1),
+                    Value::Draw => unreachable!(),
+                }
+                .encode();
+                let mut corrupt = SolvedValues::new();
+                corrupt.clone_from(&solved.0);
+                corrupt.insert(sector, Arc::new(wrong));
+                let all = VerifyOptions {
+                    max_report: usize::MAX,
+                    ..options
+                };
+                let (_, _, report) = verify_sector(&v, sector, &Lookup(corrupt), &all);
+                assert!(
+                    report.iter().any(|m| matches!(m,
+                        millbase::tables::Mismatch::Value { slot: s, .. } if *s == slot)),
+                    "N = {n}: a distance one off at a blocked side, {report:?}"
+                );
+            }
+        }
+        eprintln!("pass N = {n}: {passes} blocked positions that pass, {flagged} corrupted");
+        assert!(passes > 0 && flagged > 0);
     }
 }
 
