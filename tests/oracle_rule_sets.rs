@@ -1965,3 +1965,36 @@ fn stalemate_pass() {
     }
     eprintln!("{:.1?} in all", t.elapsed());
 }
+
+/// `stalemate=pass` wider: the six board up to 5-5 under N = 0, 6 and 100, and with captures
+/// and multiple removals (a taking turn after which the opponent passes) up to 5-4. Measured:
+/// 133 s (2 min CPU) here, `cargo test --release --test oracle_rule_sets stalemate_pass_wider
+/// -- --ignored`.
+#[test]
+#[ignore]
+fn stalemate_pass_wider() {
+    let t = Instant::now();
+    let cases = [
+        Case {
+            sets: vec![with("six", &["stalemate=pass"])],
+            targets: vec![(5, 5)],
+            ns: vec![0, 6, 100],
+        },
+        Case {
+            sets: vec![with(
+                "six",
+                &[
+                    "stalemate=pass",
+                    "multiple-removals=on",
+                    "capture=intervention",
+                ],
+            )],
+            targets: vec![(5, 4)],
+            ns: vec![0, 6],
+        },
+    ];
+    for c in run(&cases) {
+        assert!(c.passes > 0 && c.passed_to > 0, "{c:?}");
+    }
+    eprintln!("{:.1?} in all", t.elapsed());
+}
