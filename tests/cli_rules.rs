@@ -317,6 +317,8 @@ fn table_commands_refuse_rules_tables_do_not_follow() {
             "std",
             "--rule",
             "stalemate=pass",
+            "--rule",
+            "repeated-mills=restricted",
             "--dir",
             d,
         ],
@@ -327,6 +329,8 @@ fn table_commands_refuse_rules_tables_do_not_follow() {
             "twelve",
             "--rule",
             "stalemate=pass",
+            "--rule",
+            "repeated-mills=restricted",
             "--dir",
             d,
             "start",
@@ -345,7 +349,15 @@ fn table_commands_refuse_rules_tables_do_not_follow() {
             d,
             d,
         ],
-        &["generate", "--rule", "stalemate=pass", "--dir", d],
+        &[
+            "generate",
+            "--rule",
+            "stalemate=pass",
+            "--rule",
+            "repeated-mills=restricted",
+            "--dir",
+            d,
+        ],
     ];
     for args in cases {
         fails(args, &[unsupported]);

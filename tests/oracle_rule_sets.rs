@@ -33,6 +33,12 @@
 //!   removal is a ply and resets the counter; the blocked side's turn is drawn when it starts
 //!   with the counter at N, as every turn (docs/NMOVE.md: the check comes before everything
 //!   else; the reply of both-remove comes at counter 0).
+//! - **A blocked side that passes.** Under `stalemate=pass` the referee passes a blocked
+//!   side's turn inside `St::play` (no ply, the counter as it is): a quiet turn after which the
+//!   opponent passes leads to the mover's own state at the new stones (its value, not negated,
+//!   one ply on), and the state of the blocked side (`PASSES`), which no turn reaches, takes
+//!   its opponent's value at the same stones turned round, at the same distance and first
+//!   counter; both blocked: drawn (`St::outcome`).
 //! - **Values without the rule.** Jacobi rounds: round `r` decides exactly the states at
 //!   distance `r` from the values after round `r - 1` (`Win(r)`: a move to a state lost in
 //!   `r - 1`; `Loss(r)`: every move to a won state, the slowest won in `r - 1`). A round
@@ -98,6 +104,10 @@ const BLOCKED_DRAW: u8 = 3;
 /// A turn of removals that starts with the removal pending (a blocked side's under the
 /// `stalemate` options that remove, or its opponent's reply under `both-remove`).
 const REMOVING: u8 = 4;
+/// A blocked side under `stalemate=pass` whose opponent can move: the referee passes its turn
+/// at once, so no turn reaches this state; its value is the opponent's at the same stones
+/// turned round, at the same distance (set after its component is solved).
+const PASSES: u8 = 5;
 
 /// A general successor: `WON` (the opponent is left with fewer than three stones), or a state
 /// `index` of sector `id` (bits 32..48), with bit 63 set when the turn resets the counter and
@@ -130,6 +140,15 @@ struct Key {
     them: u32,
     bars: [Bar; 2],
     pending: [i8; 2],
+}
+
+/// Does a state have a successor where the mover moves again at once after a quiet turn (the
+/// opponent, blocked, passed under `stalemate=pass`)? Such a successor lies in the state's own
+/// sector, so the rescans driven by the partner's changes do not see it: rescanned always.
+fn passed_to(general: &[u64]) -> bool {
+    general
+        .iter()
+        .any(|&g| g != WON && g & SAME != 0 && g & RESETS == 0)
 }
 
 /// The sector id of `a-b` (side to move `a` stones).
@@ -298,6 +317,10 @@ struct Census {
     same_side: u64,
     /// Turns from the middle of a turn (both-remove's second removal) into a game going on.
     from_mid_turn: u64,
+    /// Blocked sides whose turn passes (`stalemate=pass`, the opponent can move), and quiet
+    /// turns after which the opponent passes (the mover moves again at once).
+    passes: u64,
+    passed_to: u64,
     /// Turns that take k stones and leave a game going (`takes[k]`), and turns that win.
     takes: [u64; 6],
     wins_at_once: u64,
@@ -525,7 +548,11 @@ impl Oracle {
                     // The removals of the mills the stone move closed.
                     todo.push(t);
                 } else {
-                    assert!(t.to_move != me || removing, "the same side moves again");
+                    let passed = self.r.blocked == naive::Blocked::Pass;
+                    assert!(
+                        t.to_move != me || removing || passed,
+                        "the same side moves again"
+                    );
                     out.push(Some(t));
                 }
             }
@@ -540,6 +567,16 @@ impl Oracle {
         let st = self.st(key);
         let me = st.to_move;
         let stones = (key.us | key.them).count_ones();
+        if key.pending == [0, 0] && me != 0 {
+            // The referee passed the turn of the side to move of `key` (White in `st`).
+            assert!(dense, "a pass with a bar: {key:?}");
+            census.states += 1;
+            census.passes += 1;
+            links.kind.push(PASSES);
+            links.qnext.push(links.quiet.len() as u32);
+            links.gnext.push(links.general.len() as u32);
+            return;
+        }
         let turns = self.turns(&st);
         // The referee's outcome is `None` exactly when the side to move has a move (asserted
         // where it has none; `turns` plays only legal moves of a game going on).
@@ -576,7 +613,14 @@ impl Oracle {
             let (a, b) = (next.us.count_ones(), next.them.count_ones());
             let taken = stones - (a + b);
             let quiet = taken == 0;
-            if quiet {
+            // The opponent, blocked, passed: a quiet turn after which the mover moves again,
+            // in its own sector (a general successor, as it is not in the partner's block).
+            let passed = quiet && same;
+            if passed {
+                assert!(kind == NORMAL && self.r.blocked == naive::Blocked::Pass);
+                assert_eq!(next.them, key.them, "a pass moved the opponent's stones");
+                census.passed_to += 1;
+            } else if quiet {
                 assert!(!same && kind != REMOVING, "a quiet turn of removals");
                 assert_eq!(
                     next.us, key.them,
@@ -590,7 +634,7 @@ impl Oracle {
             let id = sector_id(a as usize, b as usize);
             let flag = if quiet { 0 } else { RESETS } | if same { SAME } else { 0 };
             if next.bars == [None, None] && next.pending == [0, 0] {
-                if quiet && dense {
+                if quiet && dense && !passed {
                     links.quiet.push(self.sets.rank(next.them) as u16);
                 } else {
                     let index = self.sets.rank(next.us) as u64
@@ -799,6 +843,41 @@ impl Oracle {
         (win, if all_won { loss } else { u16::MAX })
     }
 
+    /// Set the values of the states of component `comp` whose side passes ([`PASSES`]) from
+    /// their opponent's at the same stones (in the partner sector): without the rule (`free`)
+    /// and, with `rule`, at counter 0 and the first counter decided (`layers`: per comp
+    /// sector, the values at counter 0 and those first counters).
+    fn pass_values(&mut self, comp: &[usize], mut layers: Option<&mut [(Vec<i8>, Vec<u16>)]>) {
+        for (j, &id) in comp.iter().enumerate() {
+            let pj = comp.len() - 1 - j;
+            let s = self.sector(id);
+            let p = self.sector(comp[pj]);
+            let opponent = |i: usize| (i % s.nb) * p.nb + i / s.nb;
+            let passing: Vec<usize> = (0..s.dense).filter(|&i| s.kind(i) == PASSES).collect();
+            let free: Vec<Option<Value>> = passing
+                .iter()
+                .map(|&i| {
+                    p.free[opponent(i)].map(|v| match v {
+                        Value::Win(d) => Value::Loss(d),
+                        Value::Loss(d) => Value::Win(d),
+                        Value::Draw => Value::Draw,
+                    })
+                })
+                .collect();
+            if let Some(layers) = layers.as_deref_mut() {
+                for &i in &passing {
+                    let (x, f) = (layers[pj].0[opponent(i)], layers[pj].1[opponent(i)]);
+                    layers[j].0[i] = -x;
+                    layers[j].1[i] = f;
+                }
+            }
+            let s = self.sectors[id].as_mut().unwrap();
+            for (&i, v) in passing.iter().zip(free) {
+                s.free[i] = v;
+            }
+        }
+    }
+
     /// Solve component `k` without the rule (its exits solved); returns the rounds.
     fn solve_free(&mut self, k: usize) -> u16 {
         let comp = self.comps[k].clone();
@@ -824,7 +903,7 @@ impl Oracle {
                 let s = self.sector(id);
                 (0..s.len())
                     .into_par_iter()
-                    .filter(|&i| s.free[i].is_none())
+                    .filter(|&i| s.free[i].is_none() && s.kind(i) != PASSES)
                     .map(|i| (i as u32, NO_WATCH, self.exit_rounds(self.general(s, i))))
                     .collect()
             })
@@ -868,6 +947,7 @@ impl Oracle {
                         };
                         let base = t * p.nb;
                         let needed = r == 1
+                            || passed_to(general)
                             || *w == r
                             || *l == r
                             || lost[t]
@@ -913,6 +993,7 @@ impl Oracle {
                         *f = Some(Value::Draw);
                     }
                 }
+                self.pass_values(&comp, None);
                 return r;
             }
             r += 1;
@@ -996,7 +1077,8 @@ impl Oracle {
                 let best = |kind: u8, quiet: &mut dyn Iterator<Item = i8>, general: &[u64]| -> i8 {
                     match kind {
                         BLOCKED_LOSS => return LOSS,
-                        BLOCKED_DRAW | NOT_A_STATE => return DRAW,
+                        // A side that passes: set from its opponent's value (`pass_values`).
+                        BLOCKED_DRAW | NOT_A_STATE | PASSES => return DRAW,
                         _ => {}
                     }
                     let mut best = LOSS;
@@ -1023,7 +1105,7 @@ impl Oracle {
                         .flat_map_iter(|(u, links)| {
                             (0..s.nb).map(move |t| {
                                 let i = u * s.nb + t;
-                                if c + 1 < n && !flags[t] {
+                                if c + 1 < n && !flags[t] && !passed_to(links.general_of(t)) {
                                     return prev[i];
                                 }
                                 let base = t * pnb;
@@ -1077,10 +1159,12 @@ impl Oracle {
                     break; // every lower layer is this one
                 }
             }
-            for (j, &id) in comp.iter().enumerate() {
+            let mut layers: Vec<(Vec<i8>, Vec<u16>)> = above.into_iter().zip(first).collect();
+            self.pass_values(&comp, Some(&mut layers));
+            for (&id, (ruled, first)) in comp.iter().zip(layers) {
                 let s = self.sectors[id].as_mut().unwrap();
-                s.ruled = std::mem::take(&mut above[j]);
-                s.first = std::mem::take(&mut first[j]);
+                s.ruled = ruled;
+                s.first = first;
             }
         }
     }
@@ -1105,6 +1189,8 @@ impl Census {
         self.from_mid_turn += o.from_mid_turn;
         self.blocked_loss += o.blocked_loss;
         self.blocked_draw += o.blocked_draw;
+        self.passes += o.passes;
+        self.passed_to += o.passed_to;
         for (a, b) in self.takes.iter_mut().zip(&o.takes) {
             *a += b;
         }
@@ -1745,6 +1831,92 @@ fn verify_and_probe_follow_a_blocked_sides_removals() {
     }
 }
 
+/// Under `stalemate=pass`, on the six board up to 4-4 without and with an N-move rule (6):
+/// `verify_sector` re-derives every stored value, and flags a blocked side's stored value whose
+/// distance is one off; the probe answers a blocked side's position (settled: the opponent to
+/// move) with the blocked side's stored value turned round at counters 0, 1 and N, and its best
+/// move gives that value. The values themselves are the oracle's business (`stalemate_pass`).
+#[test]
+fn verify_and_probe_follow_a_pass() {
+    use millbase::movegen::settle;
+    use millbase::{GenerateOptions, Tablebase, VerifyOptions, generate, verify_sector};
+    let dir = tempfile::tempdir().unwrap();
+    let v = with("six", &["stalemate=pass"]);
+    let targets = [Sector::moving(4, 4)];
+    let turned = |x: Value| match x {
+        Value::Win(d) => Value::Loss(d),
+        Value::Loss(d) => Value::Win(d),
+        Value::Draw => Value::Draw,
+    };
+    for n in [0u16, 6] {
+        let rule = NMoveRule::new(n).unwrap();
+        let solved = Lookup(solve_all(&v, &targets, rule));
+        let options = VerifyOptions {
+            rule,
+            ..VerifyOptions::default()
+        };
+        let at = dir.path().join(format!("pass-{n}"));
+        let generated = GenerateOptions {
+            rule,
+            ..GenerateOptions::default()
+        };
+        generate(&v, &at, &targets, &generated).unwrap();
+        let tb = Tablebase::open(&at, v).unwrap();
+        let (mut passes, mut flagged) = (0, 0);
+        for (&sector, values) in &solved.0 {
+            let (checked, bad, report) = verify_sector(&v, sector, &solved, &options);
+            assert!(checked > 0 && bad == 0, "N = {n} {sector}: {report:?}");
+            let index = SectorIndex::new(&v, sector);
+            for slot in 0..index.slots() {
+                let Some((us, them)) = index.position(slot) else {
+                    continue;
+                };
+                let pos = Position::new([us, them], [0, 0], Color::White);
+                let start = settle(&v, &pos);
+                if start.to_move == Color::White {
+                    continue;
+                }
+                passes += 1;
+                let stored = Value::decode(values[slot as usize]).unwrap();
+                for c in [0, 1, u32::from(n)] {
+                    let value = tb.value_at(&start, c).unwrap();
+                    let want = rule.at_counter(turned(stored), c);
+                    assert_eq!(value, want, "N = {n} {sector} slot {slot}, counter {c}");
+                    let best = tb.move_values_at(&start, c).unwrap()[0].value;
+                    assert_eq!(best, value, "N = {n}, counter {c}");
+                }
+                if flagged >= 20 || stored == Value::Draw {
+                    continue;
+                }
+                // A distance one off there is found.
+                flagged += 1;
+                let mut wrong = (*solved.0[&sector]).clone();
+                wrong[slot as usize] = match stored {
+                    Value::Win(d) => Value::Win(d + 1),
+                    Value::Loss(d) => Value::Loss(d + 1),
+                    Value::Draw => unreachable!(),
+                }
+                .encode();
+                let mut corrupt = SolvedValues::new();
+                corrupt.clone_from(&solved.0);
+                corrupt.insert(sector, Arc::new(wrong));
+                let all = VerifyOptions {
+                    max_report: usize::MAX,
+                    ..options
+                };
+                let (_, _, report) = verify_sector(&v, sector, &Lookup(corrupt), &all);
+                assert!(
+                    report.iter().any(|m| matches!(m,
+                        millbase::tables::Mismatch::Value { slot: s, .. } if *s == slot)),
+                    "N = {n}: a distance one off at a blocked side, {report:?}"
+                );
+            }
+        }
+        eprintln!("pass N = {n}: {passes} blocked positions that pass, {flagged} corrupted");
+        assert!(passes > 0 && flagged > 0);
+    }
+}
+
 /// A blocked side's removals where the endgame N-move rule (4 here) holds on one side of them
 /// only: removal turns from 4-4 (N = 10) into sectors where a side has three stones, on the
 /// six board, for each stalemate option that removes (census: some blocked side removes).
@@ -1765,6 +1937,64 @@ fn blocked_removals_across_the_endgame_rule() {
         .collect();
     for c in run(&cases) {
         assert!(c.blocked_removing > 0, "{c:?}");
+    }
+    eprintln!("{:.1?} in all", t.elapsed());
+}
+
+/// `stalemate=pass` on the six board: a blocked side's turn passes (no ply, the counter as it
+/// is) to the opponent at the same stones, both blocked: drawn. Up to 5-4 without the rule and
+/// with N = 6, and up to 4-4 across an endgame N-move rule of 4 (N = 10). Census: blocked sides
+/// pass, and quiet turns leave the opponent passing.
+#[test]
+fn stalemate_pass() {
+    let t = Instant::now();
+    let cases = [
+        Case {
+            sets: vec![with("six", &["stalemate=pass"])],
+            targets: vec![(5, 4)],
+            ns: vec![0, 6],
+        },
+        Case {
+            sets: vec![with("six", &["stalemate=pass", "endgame-n-move-rule=4"])],
+            targets: vec![(4, 4)],
+            ns: vec![10],
+        },
+    ];
+    for c in run(&cases) {
+        assert!(c.passes > 0 && c.passed_to > 0, "{c:?}");
+    }
+    eprintln!("{:.1?} in all", t.elapsed());
+}
+
+/// `stalemate=pass` wider: the six board up to 5-5 under N = 0, 6 and 100, and with captures
+/// and multiple removals (a taking turn after which the opponent passes) up to 5-4. Measured:
+/// 133 s (2 min CPU) here, `cargo test --release --test oracle_rule_sets stalemate_pass_wider
+/// -- --ignored`.
+#[test]
+#[ignore]
+fn stalemate_pass_wider() {
+    let t = Instant::now();
+    let cases = [
+        Case {
+            sets: vec![with("six", &["stalemate=pass"])],
+            targets: vec![(5, 5)],
+            ns: vec![0, 6, 100],
+        },
+        Case {
+            sets: vec![with(
+                "six",
+                &[
+                    "stalemate=pass",
+                    "multiple-removals=on",
+                    "capture=intervention",
+                ],
+            )],
+            targets: vec![(5, 4)],
+            ns: vec![0, 6],
+        },
+    ];
+    for c in run(&cases) {
+        assert!(c.passes > 0 && c.passed_to > 0, "{c:?}");
     }
     eprintln!("{:.1?} in all", t.elapsed());
 }

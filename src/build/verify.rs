@@ -1,7 +1,7 @@
 //! Independent forward verification: re-derive each stored value from the stored values of
 //! its successors, using the plain move rules (no un-moves, no counters).
 
-use crate::game::movegen::{Convention, legal_moves, play, settle};
+use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play, settle};
 use crate::game::position::{Color, Position};
 use crate::game::rules::{Bits, BoardFull, NO_SQUARE, Stalemate, Variant, for_each_removal_set};
 use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
@@ -425,14 +425,16 @@ pub fn verify_sector(
                         own.blocked()
                     };
                     let no_move = match succ.is_empty() {
-                        true => match blocked_by_referee(v, rule, s, us, them, &blocked) {
-                            Some(Ok(value)) => value,
-                            Some(Err(m)) => {
-                                note(m, &mut bad);
-                                continue;
+                        true => {
+                            match blocked_by_referee(v, rule, s, (us, them), &blocked, &slide) {
+                                Some(Ok(value)) => value,
+                                Some(Err(m)) => {
+                                    note(m, &mut bad);
+                                    continue;
+                                }
+                                None => no_move,
                             }
-                            None => no_move,
-                        },
+                        }
                         false => no_move,
                     };
                     let derived = best_of(succ.iter().map(|&(v, _)| v), no_move);
@@ -482,20 +484,35 @@ pub fn verify_sector(
 /// removals a blocked side starts its turn with), whose value is stored in `after` (the
 /// sector [`MoveSectors::blocked`]). Each removal is a ply that resets the N-move counter
 /// ([`removal_ply`]), under the rule in force before and after it (`rule`: the tables' rule,
-/// [`NMoveRule::with_stones`]). `None` when the settled position has no removal pending (the
-/// rules make it a loss or a draw).
+/// [`NMoveRule::with_stones`]). Under `stalemate=pass` the settled position has the opponent
+/// to move at the same stones: its value stored in `slide` (the sector a slide leads to, seen
+/// from the opponent), turned round, at the same distance (the pass is no ply and leaves the
+/// counter as it is); both sides blocked: the referee's outcome, a draw. `None` when the
+/// settled position has no removal pending and the same side to move (the rules make it a
+/// loss or a draw).
 fn blocked_by_referee(
     v: &Variant,
     rule: NMoveRule,
     s: Sector,
-    us: Bits,
-    them: Bits,
+    (us, them): (Bits, Bits),
     after: &Successor<'_>,
+    slide: &Successor<'_>,
 ) -> Option<Result<Value, Mismatch>> {
     let start = settle(v, &Position::new([us, them], [s.wf, s.bf], Color::White));
-    start
-        .pending_removal()
-        .then(|| removals_by_referee(v, rule, &start, after))
+    if start.pending_removal() {
+        return Some(removals_by_referee(v, rule, &start, after));
+    }
+    if start.to_move != Color::White {
+        return Some(slide.value(them, us).map(|value| match value {
+            Value::Win(n) => Value::Loss(n),
+            Value::Loss(n) => Value::Win(n),
+            Value::Draw => Value::Draw,
+        }));
+    }
+    match outcome(v, &start) {
+        Some(Outcome::Draw) if v.stalemate == Stalemate::Pass => Some(Ok(Value::Draw)),
+        _ => None,
+    }
 }
 
 /// The value of `pos`, a position with a removal pending that the referee reached from a

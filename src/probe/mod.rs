@@ -359,11 +359,14 @@ impl Tablebase {
             values.push(self.move_value(pos, &next, value));
         }
         if values.is_empty() {
-            return Ok(if self.variant.stalemate == Stalemate::Draw {
-                Value::Draw
-            } else {
-                rule.blocked()
-            });
+            // Under `stalemate=pass` a settled position without a move has both sides blocked.
+            return Ok(
+                if matches!(self.variant.stalemate, Stalemate::Draw | Stalemate::Pass) {
+                    Value::Draw
+                } else {
+                    rule.blocked()
+                },
+            );
         }
         Ok(best_value(values.into_iter()))
     }

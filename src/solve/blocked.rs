@@ -98,3 +98,19 @@ pub(crate) fn blocked_value<E>(
     }
     Ok(Some(best_of(values.into_iter(), rule.blocked())))
 }
+
+/// Has the side to move of the moving-phase sector `s` (stones `us`, its opponent `them`, a
+/// board with an empty point, no bar) a stone move: a slide to an adjacent empty point, or
+/// a fly while it flies? (`movegen::has_stone_move` for the positions the solver stores.)
+#[inline]
+pub(crate) fn can_move(v: &Variant, s: Sector, us: Bits, them: Bits) -> bool {
+    let board = v.board();
+    let empty = board.full() & !us & !them;
+    if empty == 0 {
+        return false;
+    }
+    if s.wf > 0 || v.flies(s.w, s.wf) {
+        return true;
+    }
+    bits(us).any(|p| board.adjacent(p) & empty != 0)
+}

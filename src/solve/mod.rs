@@ -514,11 +514,15 @@ pub fn solve_component<D: DependencyValues + ?Sized>(
                 .collect();
             levels.frontier[d][i].extend(won.into_iter().map(|slot| slot | WON));
         }
-        for i in 0..work.len() {
-            let frontier = std::mem::take(&mut levels.frontier[d][i]);
-            let found = propagate(v, &work, i, &frontier, d as u16, progress);
-            if let Some(p) = work[i].partner {
-                levels.merge(p, found);
+        // Under `stalemate=pass` a position decided at `d` decides the blocked position of
+        // the same stones at `d` too (`pass_over`): repeat until the level is done.
+        while levels.frontier[d].iter().any(|f| !f.is_empty()) {
+            for i in 0..work.len() {
+                let frontier = std::mem::take(&mut levels.frontier[d][i]);
+                let found = propagate(v, &work, i, &frontier, d as u16, progress);
+                if let Some(p) = work[i].partner {
+                    levels.merge(p, found);
+                }
             }
         }
         d += 1;
@@ -809,6 +813,16 @@ fn forward_pass(
                         }
                         Ok(Some(Value::Draw)) => CANNOT_LOSE,
                         _ if blocked_draws(v, empty) => CANNOT_LOSE,
+                        // `stalemate=pass`: the turn passes (no ply, the counter unchanged) to
+                        // the opponent at the same stones, in the partner sector: this
+                        // position takes that one's value turned round, at the same level,
+                        // when it is decided (`pass_over` in `propagate`). Both blocked: drawn.
+                        _ if passes(v, empty) => {
+                            match blocked::can_move(v, s.swapped(), them, us) {
+                                true => 0,
+                                false => CANNOT_LOSE,
+                            }
+                        }
                         _ => {
                             let level = rule.blocked().plies().unwrap_or(0);
                             found.decided.push((level, slot as u32));
@@ -847,6 +861,13 @@ pub(crate) fn full_board_won(v: &Variant, empty: Bits) -> bool {
 #[inline]
 pub(crate) fn blocked_draws(v: &Variant, empty: Bits) -> bool {
     (empty == 0 && v.board_full == BoardFull::Draw) || v.stalemate == Stalemate::Draw
+}
+
+/// Does a side to move without a stone move pass its turn (`stalemate=pass`, a board with an
+/// empty point: a full one is `board-full`'s)? `empty`: the empty points.
+#[inline]
+pub(crate) fn passes(v: &Variant, empty: Bits) -> bool {
+    empty != 0 && v.stalemate == Stalemate::Pass
 }
 
 /// Note the value of a stone move that takes stones ([`Arrival`]), to the mover's stones
@@ -911,6 +932,7 @@ fn propagate(
     let s = w.sector;
     let board = v.board();
     let full = board.full();
+    let mut passed = pass_over(v, work, i, frontier, d);
     // The opponent made the last move: it had `s.b` stones and `s.bf` in hand.
     let Some(pred) = w
         .partner
@@ -918,13 +940,13 @@ fn propagate(
         .filter(|_| can_slide(v, s.swapped()))
     else {
         progress(frontier.len() as u64);
-        return Found::default();
+        return passed;
     };
     let flies = v.flies(s.b, s.bf);
     let syms = &w.index.tables.syms;
     let next = d + 1;
     assert!(next < MAX_PLIES, "distance overflow");
-    frontier
+    let found = frontier
         .par_chunks(1024)
         .fold(Found::default, |mut found, chunk| {
             // Software pipeline: the predecessors of the next position are computed and
@@ -996,6 +1018,48 @@ fn propagate(
                 cur_won = ahead_won;
             }
             progress(chunk.len() as u64);
+            found
+        })
+        .reduce(Found::default, Found::join);
+    passed.decided.extend(found.decided);
+    passed.exit_wins.extend(found.exit_wins);
+    passed
+}
+
+/// Under `stalemate=pass`, the positions of the partner sector that pass to the positions of
+/// sector `i` decided at level `d` (`frontier`): the same stones with the other side to move,
+/// that side without a stone move, this side with one. The pass is no ply and leaves the
+/// N-move counter as it is, so such a position is decided at the same level `d`, with the
+/// value turned round; it joins the frontier of level `d` (the solver repeats a level until
+/// no position is decided at it).
+fn pass_over(v: &Variant, work: &[Work], i: usize, frontier: &[u32], d: u16) -> Found {
+    let w = &work[i];
+    let s = w.sector;
+    let full = v.board().full();
+    let pred = match w.partner {
+        Some(p) if v.stalemate == Stalemate::Pass && s.wf == 0 && s.bf == 0 => &work[p],
+        _ => return Found::default(),
+    };
+    frontier
+        .par_chunks(4096)
+        .fold(Found::default, |mut found, chunk| {
+            for &entry in chunk {
+                let (us, them) = w.index.position_of_used((entry & !WON) as u64);
+                if !passes(v, full & !(us | them))
+                    || blocked::can_move(v, s.swapped(), them, us)
+                    || !blocked::can_move(v, s, us, them)
+                {
+                    continue;
+                }
+                let p = pred.index.slot(them, us) as u32;
+                let (code, flag) = match entry & WON {
+                    0 => (DECIDED | WIN_FLAG | d, WON),
+                    _ => (DECIDED | d, 0),
+                };
+                if decide(&pred.cells[p as usize], code) {
+                    found.decided.push((d, p | flag));
+                }
+            }
             found
         })
         .reduce(Found::default, Found::join)

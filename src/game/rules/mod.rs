@@ -504,9 +504,9 @@ impl Variant {
 
     /// The options that no table follows yet, as `key=value` texts (empty when tables of the
     /// moving phase can be solved and read under these rules): `one-time-mill` (a mill's
-    /// removal depends on the game's whole history) and `stalemate=pass` (a blocked side's
-    /// turn passes without a ply: a move inside a component that the retrograde un-moves do
-    /// not generate). (Tables under an N-move rule follow a lower endgame N-move rule where a
+    /// removal depends on the game's whole history) and `stalemate=pass` together with
+    /// `repeated-mills=restricted` (a pass with a bar in force: not yet checked against an
+    /// oracle). (Tables under an N-move rule follow a lower endgame N-move rule where a
     /// side has three stones on the board: [`crate::game::value::NMoveRule::with_stones`].)
     pub fn unsupported_by_tables(&self) -> Vec<String> {
         let text = |k: &str| format!("{k}={}", self.rule(k).unwrap_or_default());
@@ -514,8 +514,9 @@ impl Variant {
         if self.one_time_mill {
             out.push(text("one-time-mill"));
         }
-        if self.stalemate == Stalemate::Pass {
+        if self.stalemate == Stalemate::Pass && self.repeated_mills_restricted {
             out.push(text("stalemate"));
+            out.push(text("repeated-mills"));
         }
         out
     }
@@ -524,9 +525,10 @@ impl Variant {
     /// a board filled by placing) do not follow yet, beyond [`Variant::unsupported_by_tables`]:
     /// marks, removals from hand or by mill counts, full-board removals, Black moving first
     /// where a side may slide while placing (the hands then do not tell who places the last
-    /// stone), and under `move-while-placing` the stalemate removals (a side that has placed
+    /// stone), under `move-while-placing` the stalemate removals (a side that has placed
     /// all its stones can be blocked while its opponent still places: not yet checked against
-    /// an oracle). The moving phase's tables are unaffected by them.
+    /// an oracle), and `stalemate=pass` (not yet checked against an oracle of the placing
+    /// phase). The moving phase's tables are unaffected by them.
     pub fn unsupported_in_placing(&self) -> Vec<String> {
         let text = |k: &str| format!("{k}={}", self.rule(k).unwrap_or_default());
         let mut out = Vec::new();
@@ -534,7 +536,7 @@ impl Variant {
             self.stalemate,
             Stalemate::Loss | Stalemate::Draw | Stalemate::Pass
         );
-        if removes && self.move_while_placing {
+        if (removes && self.move_while_placing) || self.stalemate == Stalemate::Pass {
             out.push(text("stalemate"));
         }
         if self.placing_mill != PlacingMill::Remove {
