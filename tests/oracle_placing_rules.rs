@@ -152,9 +152,12 @@ impl<'a> NaiveOracle<'a> {
     }
 
     /// The colour to move in a placing position whose side to move holds `hands[0]` stones in
-    /// hand and its opponent `hands[1]`, as in every game from the start.
-    fn colour(hands: [u8; 2]) -> Color {
-        if hands[0] == hands[1] {
+    /// hand and its opponent `hands[1]`, as in every game from the start. Under
+    /// `placing-mill=from-hand` the hands shrink independently and do not tell the colour;
+    /// there (White moving first, a board that placing never fills) the rules are the same
+    /// for both colours, and White is taken to move.
+    fn colour(&self, hands: [u8; 2]) -> Color {
+        if self.v.removes_from_hand() || hands[0] == hands[1] {
             Color::White
         } else {
             assert_eq!(hands[0], hands[1] + 1, "hands {hands:?} of no game");
@@ -163,8 +166,8 @@ impl<'a> NaiveOracle<'a> {
     }
 
     /// The placing position (`us` to move, `them`) with `hands`, in its colours.
-    fn position(us: Bits, them: Bits, hands: [u8; 2]) -> Position {
-        match Self::colour(hands) {
+    fn position(&self, us: Bits, them: Bits, hands: [u8; 2]) -> Position {
+        match self.colour(hands) {
             Color::White => Position::new([us, them], hands, Color::White),
             Color::Black => Position::new([them, us], [hands[1], hands[0]], Color::Black),
         }
@@ -172,7 +175,7 @@ impl<'a> NaiveOracle<'a> {
 
     /// The referee's state of the placing position (`us` to move, `them`) with `hands`.
     fn st(&self, us: Bits, them: Bits, hands: [u8; 2]) -> naive::St {
-        naive::St::from_pos(&self.r, &Self::position(us, them, hands))
+        naive::St::from_pos(&self.r, &self.position(us, them, hands))
     }
 
     /// The states at the end of each turn of the side to move of `st` (a placement and every
@@ -239,8 +242,9 @@ impl<'a> NaiveOracle<'a> {
     }
 
     /// The value of a turn for the mover, from the values of the state it ends in under each
-    /// rule (`same`: the mover is to move there).
-    fn turn_values(next: Values, same: bool) -> Values {
+    /// rule (`same`: the mover is to move there; `resets`: the turn placed or removed a stone,
+    /// else it was a slide that adds one ply to the successor's distance under every rule).
+    fn turn_values(next: Values, same: bool, resets: bool) -> Values {
         std::array::from_fn(|i| {
             let n = NS[i];
             let (won, k) = match next[i] {
@@ -248,7 +252,7 @@ impl<'a> NaiveOracle<'a> {
                 Value::Win(k) => (true, k),
                 Value::Loss(k) => (false, k),
             };
-            let plies = if n == 0 {
+            let plies = if n == 0 || !resets {
                 k + 1
             } else if k <= n {
                 1
@@ -263,24 +267,54 @@ impl<'a> NaiveOracle<'a> {
         })
     }
 
-    /// The values for side `me` of a turn of its that ended in `t`.
-    fn turn_value_for(&self, t: &naive::St, me: usize) -> Values {
+    /// The values for side `me` of a turn of its that ended in `t` (`resets`: it placed or
+    /// removed a stone).
+    fn turn_value_for(&self, t: &naive::St, me: usize, resets: bool) -> Values {
         if t.too_few(&self.r, 1 - me) {
             assert!(!t.too_few(&self.r, me));
             [Value::Win(1); NS.len()]
         } else {
-            Self::turn_values(self.values_of(t), t.to_move == me)
+            Self::turn_values(self.values_of(t), t.to_move == me, resets)
         }
+    }
+
+    /// The stones of each side on the board and in hand of `st`, and its hands.
+    fn counts(&self, st: &naive::St) -> ([usize; 2], [u8; 2]) {
+        let mut on = [0; 2];
+        for p in 0..self.r.n {
+            if let naive::Cell::Stone(side) = st.cell[p] {
+                on[side] += 1;
+            }
+        }
+        (on, st.hand)
     }
 
     /// The values of every turn of the placing position (`us` to move, `them`) with `hands`,
     /// for the side to move.
     fn move_values(&self, us: Bits, them: Bits, hands: [u8; 2]) -> Vec<Values> {
         let st = self.st(us, them, hands);
+        let before = self.counts(&st);
         self.turns(&st)
             .iter()
-            .map(|t| self.turn_value_for(t, st.to_move))
+            .map(|t| self.turn_value_for(t, st.to_move, self.counts(t) != before))
             .collect()
+    }
+
+    /// The values of the position (`us` to move, `them`) with `hands`: the best of its turns,
+    /// or when it has none (a side that slides while its opponent still places, under
+    /// `placing-mill=from-hand`, can be blocked) the referee's outcome: a loss at once, under
+    /// an N-move rule lost only if its turn starts below N (distance 1); or a draw.
+    fn position_values(&self, us: Bits, them: Bits, hands: [u8; 2]) -> Values {
+        let moves = self.move_values(us, them, hands);
+        if !moves.is_empty() {
+            return Self::best(&moves);
+        }
+        let st = self.st(us, them, hands);
+        std::array::from_fn(|i| match st.outcome(&self.r) {
+            Some(naive::Out::Loss) => Value::Loss(u16::from(NS[i] > 0)),
+            Some(naive::Out::Draw) => Value::Draw,
+            other => panic!("a placing position without a move: {other:?}"),
+        })
     }
 
     /// The fastest win, else a draw, else the slowest loss, under each rule.
@@ -306,11 +340,15 @@ impl<'a> NaiveOracle<'a> {
 
     /// Compute every layer of the placing sectors `sectors`, from one stone in hand up.
     fn solve(&mut self, sectors: &[Sector]) {
-        let mut layers: BTreeMap<u8, Vec<Sector>> = BTreeMap::new();
+        // Layer `k` (stones in hand `k` in all) comes from layer `k - 1` and below: every
+        // placement leaves a stone fewer in hand. Under `placing-mill=from-hand` a side with
+        // no stone in hand slides while its opponent still places: those sectors read the
+        // placing sectors of their own layer, so they come after them (a second group).
+        let mut layers: BTreeMap<(u8, bool), Vec<Sector>> = BTreeMap::new();
         for &s in sectors {
-            layers.entry(s.wf + s.bf).or_default().push(s);
+            layers.entry((s.wf + s.bf, s.wf == 0)).or_default().push(s);
         }
-        for (layer, sectors) in layers {
+        for ((layer, slides), sectors) in layers {
             let t = Instant::now();
             let mut found: Vec<(u64, Values)> = Vec::new();
             for s in sectors {
@@ -336,7 +374,7 @@ impl<'a> NaiveOracle<'a> {
                             .filter(move |&them| this.syms.smallest(mask, them) == them)
                             .map(move |them| {
                                 let key = this.key(us, them, hands);
-                                (key, Self::best(&this.move_values(us, them, hands)))
+                                (key, this.position_values(us, them, hands))
                             })
                     })
                     .collect();
@@ -346,8 +384,9 @@ impl<'a> NaiveOracle<'a> {
             let count = found.len();
             self.values.extend(found);
             eprintln!(
-                "{} naive oracle layer {layer}: {count} positions, {:.1?}",
+                "{} naive oracle layer {layer}{}: {count} positions, {:.1?}",
                 self.v.label(),
+                if slides { " (sliding sides)" } else { "" },
                 t.elapsed()
             );
         }
@@ -409,7 +448,7 @@ fn naive_check<'a>(v: &Variant, solved: &'a [SolvedValues; NS.len()]) -> (usize,
                     .map(|t| Value::decode(t[slot as usize]))
                     .collect();
                 let wrong = (0..NS.len()).any(|i| got[i] != Some(want[i]));
-                let pos = NaiveOracle::position(us, them, [s.wf, s.bf]);
+                let pos = oracle.position(us, them, [s.wf, s.bf]);
                 Some((
                     1,
                     usize::from(wrong),
@@ -521,7 +560,7 @@ fn probe_against_oracle(v: &Variant, oracle: &NaiveOracle<'_>, step: usize) -> u
     let mut probed = 0;
     for (s, us, them) in sample(v, 2, step) {
         let hands = [s.wf, s.bf];
-        let pos = NaiveOracle::position(us, them, hands);
+        let pos = oracle.position(us, them, hands);
         let text = format_position(v, &pos);
         let want = oracle.value(s, us, them);
         let moves = oracle.move_values(us, them, hands);
@@ -579,7 +618,7 @@ fn probe_against_oracle(v: &Variant, oracle: &NaiveOracle<'_>, step: usize) -> u
             let own: Vec<Values> = oracle
                 .turns(&pending)
                 .iter()
-                .map(|t| NaiveOracle::turn_value_for(oracle, t, st.to_move))
+                .map(|t| oracle.turn_value_for(t, st.to_move, true))
                 .collect();
             let best = NaiveOracle::best(&own);
             let pending = pending.to_pos(&oracle.r);
@@ -768,7 +807,7 @@ fn nerenchi_last_placements_with_made_up_moving_values() {
                 got,
                 Some(want[i]),
                 "{} under N = {}",
-                format_position(&v, &NaiveOracle::position(us, them, [1, 0])),
+                format_position(&v, &oracle.position(us, them, [1, 0])),
                 NS[i]
             );
         }
@@ -784,4 +823,43 @@ fn nerenchi_last_placements_with_made_up_moving_values() {
          filling the board, {by_mill} closing a mill)"
     );
     assert!(won_by_full_board > 0 && by_mill > 0);
+}
+
+/// The whole placing phase of `v` (a `placing-mill=from-hand` set) against the naive oracle
+/// under each rule of [`NS`], the forward verifier on every placing table, and the probe at
+/// the positions with one or two stones in hand (every `step`-th slot): the placing sectors
+/// where one side slides while the other still places are among them.
+fn from_hand_against_the_oracle(v: &Variant, step: usize) {
+    assert!(v.unsupported_in_placing().is_empty(), "{}", v.label());
+    let solved = solver_values_under(v);
+    let (positions, oracle) = naive_check(v, &solved);
+    let placing: Vec<Sector> = reachable_sectors(v)
+        .into_iter()
+        .filter(|s| s.wf > 0 || s.bf > 0)
+        .collect();
+    // Sectors where the side to move slides while its opponent places, and the other way.
+    let mixed = placing
+        .iter()
+        .filter(|s| (s.wf == 0) != (s.bf == 0))
+        .count();
+    eprintln!("{}: {mixed} placing sectors with one hand empty", v.label());
+    assert!(positions > 0 && mixed > 0);
+    for (i, &n) in NS.iter().enumerate() {
+        assert_eq!(verify_mismatches(v, &solved[i], &placing, n), 0, "N = {n}");
+    }
+    let probed = probe_against_oracle(v, &oracle, step);
+    eprintln!("{}: {probed} placing positions probed", v.label());
+    assert!(probed > 0);
+}
+
+#[test]
+fn six_from_hand_placing_phase_by_the_naive_referee() {
+    let v = Variant::from_rules("six", &["placing-mill=from-hand"]).unwrap();
+    from_hand_against_the_oracle(&v, 41);
+}
+
+#[test]
+fn six_from_hand_again_placing_phase_by_the_naive_referee() {
+    let v = Variant::from_rules("six", &["placing-mill=from-hand-again"]).unwrap();
+    from_hand_against_the_oracle(&v, 41);
 }

@@ -56,18 +56,18 @@ enum Successor<'a> {
 
 impl<'a> Successor<'a> {
     /// The successor `sector` of a move of the sector `moves` are of (a placement if
-    /// `placed`).
+    /// `placed`, one that takes stones if `taking`).
     fn new(
         v: &Variant,
         moves: &MoveSectors,
         sector: Sector,
-        placed: bool,
+        (placed, taking): (bool, bool),
         lookup: &'a dyn ValueLookup,
     ) -> Successor<'a> {
-        if !moves.leaves_opponent(sector, placed) {
+        if taking && !moves.leaves_opponent(sector, placed) {
             return Successor::Lost;
         }
-        let again = placed && moves.place_again;
+        let again = moves.again(placed, taking);
         let index = SectorIndex::new(v, sector);
         match lookup.values(sector) {
             Some(values) if values.len() as u64 == index.slots() => {
@@ -195,10 +195,10 @@ pub fn verify_sector(
     // The sector each kind of move leads to; a kind of move `s` does not have is never
     // looked up (a mill needs three stones, a removal an opponent's stone).
     let moves = MoveSectors::of(v, s);
-    let successor = |placed: bool| {
+    let successor = |placed: bool, taking: bool| {
         move |t: Option<Sector>| {
             t.map_or(Successor::Lost, |t| {
-                Successor::new(v, &moves, t, placed, lookup)
+                Successor::new(v, &moves, t, (placed, taking), lookup)
             })
         }
     };
@@ -213,10 +213,13 @@ pub fn verify_sector(
         taking_rules(&moves.slide_taking),
         taking_rules(&moves.place_taking),
     );
-    let slide = successor(false)(moves.slide);
-    let slide_taking = moves.slide_taking.map(successor(false));
-    let place = successor(true)(moves.place);
-    let place_taking = moves.place_taking.map(successor(true));
+    let slide = successor(false, false)(moves.slide);
+    let slide_taking = moves.slide_taking.map(successor(false, true));
+    let place = successor(true, false)(moves.place);
+    let place_taking = moves.place_taking.map(successor(true, true));
+    // Under `placing-mill=from-hand` a placement's mill takes from the opponent's hand while
+    // it holds stones: its board stays as it is.
+    let hand_taking = v.removes_from_hand() && s.bf > 0;
     // A blocked side's removals: the table is read only where both sides keep three stones
     // or more (the referee decides the others, `removals_by_referee`), seen from the side to
     // move there as it is stored.
@@ -371,6 +374,8 @@ pub fn verify_sector(
                                 let value = plain.value_in(frame.as_ref(), them, moved);
                                 push(value, plain_rule, placed);
                             }
+                        } else if placed && hand_taking && board.in_mill(moved, to) {
+                            push(taking[0].value(them, moved), taking_rules[0], true);
                         } else if them != 0 && board.in_mill(moved, to) {
                             let mut r = removable;
                             while r != 0 {

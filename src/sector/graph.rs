@@ -31,7 +31,7 @@
 //! generators and of `reach` (which positions of a sector a game reaches).
 
 use crate::game::position::Color;
-use crate::game::rules::{MIN_STONES, Stalemate, Variant};
+use crate::game::rules::{MIN_STONES, PlacingMill, Stalemate, Variant};
 use crate::game::value::{NMoveRule, Value};
 use crate::sector::index::Sector;
 use std::collections::{BTreeSet, HashSet};
@@ -118,6 +118,9 @@ pub struct MoveSectors {
     /// The placements end placing and their mover moves again ([`places_again`]): `place`
     /// and `place_taking` are seen from the mover (its stones first), not from the opponent.
     pub place_again: bool,
+    /// The placements that take stones leave their mover to move again
+    /// (`placing-mill=from-hand-again`): `place_taking` is seen from the mover.
+    pub taking_again: bool,
 }
 
 /// The sector the removals of a blocked side lead to ([`MoveSectors::blocked`]) and who is to
@@ -174,23 +177,33 @@ impl MoveSectors {
         let slides = can_slide(v, s);
         let places = s.wf > 0;
         let again = places && places_again(v, s);
+        let taking_again = places && v.placing_mill == PlacingMill::FromHandAgain;
+        // Under `placing-mill=from-hand` a placement's removals take from the opponent's hand
+        // while it has stones there, then from the board.
+        let from_hand = v.removes_from_hand();
         let most = (v.max_taken() as usize).min(MAX_TAKEN);
         // The sector after a move leaving the mover `w_after` stones on the board and the
         // opponent `k` fewer, seen from the side to move next.
         let after = |w_after: u8, k: u8, placed: bool| {
-            let (them, them_hand) = (s.b - k, s.bf);
+            let hand_k = if placed && from_hand { k.min(s.bf) } else { 0 };
+            let (them, them_hand) = (s.b - (k - hand_k), s.bf - hand_k);
             let us_hand = s.wf - (w_after - s.w);
-            if placed && again {
+            if placed && (again || (k > 0 && taking_again)) {
                 Sector::new(w_after, them, us_hand, them_hand)
             } else {
                 Sector::new(them, w_after, them_hand, us_hand)
             }
         };
-        // Taking needs an opponent's stone and a mill (three stones of the mover) or a capture.
+        // Taking needs an opponent's stone (on the board, or in hand for a placement under
+        // `from-hand`) and a mill (three stones of the mover) or a capture.
         let taking = |moves: bool, w_after: u8, placed: bool| {
             let mut out: ByTaken = [None; MAX_TAKEN];
+            let stones = match placed && from_hand {
+                true => s.b + s.bf,
+                false => s.b,
+            };
             if moves && (w_after >= 3 || !v.takes_one_at_most()) {
-                for k in 1..=most.min(s.b as usize) {
+                for k in 1..=most.min(stones as usize) {
                     out[k - 1] = Some(after(w_after, k as u8, placed));
                 }
             }
@@ -202,14 +215,22 @@ impl MoveSectors {
             place: places.then(|| after(s.w + 1, 0, true)),
             place_taking: taking(places, s.w + 1, true),
             place_again: again,
+            taking_again,
             blocked: blocked_exit(v, s).map(|b| b.to),
         }
     }
 
+    /// Does the mover move again after a move to one of these targets (a placement if
+    /// `placed`, one that takes stones if `taking`): is the target seen from the mover?
+    pub fn again(&self, placed: bool, taking: bool) -> bool {
+        placed && (self.place_again || (taking && self.taking_again))
+    }
+
     /// Is the opponent left with three stones or more (on the board and in hand) after a move
-    /// to `t`, one of these targets (a placement's if `placed`)? Otherwise the mover has won.
+    /// taking stones to `t`, one of these targets (a placement's if `placed`)? Otherwise the
+    /// mover has won.
     pub fn leaves_opponent(&self, t: Sector, placed: bool) -> bool {
-        let (on_board, in_hand) = if placed && self.place_again {
+        let (on_board, in_hand) = if self.again(placed, true) {
             (t.b, t.bf)
         } else {
             (t.w, t.wf)
@@ -268,6 +289,9 @@ pub struct ExitSectors {
     /// The placements end placing and their mover moves again ([`places_again`]): `place`
     /// and `place_taking` are seen from the mover, and their values are the mover's.
     pub place_again: bool,
+    /// The placements taking stones leave their mover to move again
+    /// ([`MoveSectors::taking_again`]): `place_taking` is seen from the mover.
+    pub taking_again: bool,
 }
 
 impl ExitSectors {
@@ -301,6 +325,7 @@ pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
         place: m.place,
         place_taking: m.place_taking.map(alive(true)),
         place_again: m.place_again,
+        taking_again: m.taking_again,
         blocked: m.blocked.filter(|t| is_live(v, *t)),
     }
 }

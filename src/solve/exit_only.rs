@@ -39,6 +39,7 @@ pub(super) fn exit_only_pass(
     let values = unused_values(slots as usize);
     let orbit_count = them_orbits.len() as u64;
     let general = !v.takes_one_at_most();
+    let hand_taking = super::takes_from_hand(v, s);
     let rule = rules.1;
     let place_rule = exits.place.as_ref().map_or(rule, |t| t.rule);
     (0..them_orbits.len() as u32).into_par_iter().for_each_init(
@@ -54,7 +55,7 @@ pub(super) fn exit_only_pass(
                 progress(done);
                 return;
             }
-            blocks.prepare(v, exits, s.w as u32, them);
+            blocks.prepare(v, exits, s.w as u32, them, hand_taking);
             let free = full & !them;
             let open = (1 << m) - 1;
             for &combo in us_sets {
@@ -94,6 +95,12 @@ pub(super) fn exit_only_pass(
                                 blocks.placements[colex_rank(placed) as usize],
                                 true,
                             );
+                        } else if hand_taking && board.in_mill(us | 1 << to, to) {
+                            // `from-hand`: the stone comes from the opponent's hand.
+                            match &exits.place_taking[0] {
+                                None => ex.win(1),
+                                Some(t) => ex.note(rule, t.rule, t.code(them, us | 1 << to), true),
+                            }
                         } else if them != 0 && board.in_mill(us | 1 << to, to) {
                             ex.note_own(blocks.removals(exits, rule, placed));
                         } else {
@@ -144,8 +151,9 @@ struct OpponentBlocks {
 }
 
 impl OpponentBlocks {
-    /// Set up the blocks of opponent set `them` for a mover with `w` stones on the board.
-    fn prepare(&mut self, v: &Variant, exits: &Exits, w: u32, them: Bits) {
+    /// Set up the blocks of opponent set `them` for a mover with `w` stones on the board
+    /// (no removals from the board when its mills take from the opponent's hand).
+    fn prepare(&mut self, v: &Variant, exits: &Exits, w: u32, them: Bits, from_hand: bool) {
         let board = v.board();
         let syms = &crate::sector::index::BoardTables::of(v.board_kind).syms;
         self.free = board.full() & !them;
@@ -176,7 +184,7 @@ impl OpponentBlocks {
         self.removals.resize(after.len(), UNUSED);
         self.removal_frames.clear();
         self.removable_again = 0;
-        if let (Some(t), true) = (&exits.place_taking[0], them != 0) {
+        if let (Some(t), true) = (&exits.place_taking[0], them != 0 && !from_hand) {
             let removable = board.removable(them, v.remove_from_mills);
             if t.again {
                 self.removable_again = removable;

@@ -185,6 +185,9 @@ struct LoadedExits {
     tables: [Option<(Sector, Arc<Vec<u16>>)>; EXIT_KINDS],
     /// The placements leave their mover to move again ([`ExitSectors::place_again`]).
     place_again: bool,
+    /// The placements taking stones leave their mover to move again
+    /// ([`ExitSectors::taking_again`]).
+    taking_again: bool,
 }
 
 impl LoadedExits {
@@ -208,6 +211,7 @@ impl LoadedExits {
         Ok(LoadedExits {
             tables,
             place_again: exits.place_again,
+            taking_again: exits.taking_again,
         })
     }
 
@@ -219,7 +223,8 @@ impl LoadedExits {
                 index: SectorIndex::new(v, *s),
                 values: values.as_slice(),
                 rule: rule.with_stones(v, [s.w, s.b]),
-                again: self.place_again && k > MAX_TAKEN,
+                again: (MAX_TAKEN + 1..BLOCKED_EXIT).contains(&k)
+                    && (self.place_again || (k > MAX_TAKEN + 1 && self.taking_again)),
             })
         };
         Exits {
@@ -654,6 +659,7 @@ fn forward_pass(
     let can_slide = can_slide(v, s);
     let flies = v.flies(s.w, s.wf);
     let general = !v.takes_one_at_most() || below.is_some();
+    let hand_taking = takes_from_hand(v, s);
     let reach = ReachFilter::new(v, s).filter(|_| options.skip_unreachable);
     (0..orbits.len() as u32)
         .into_par_iter()
@@ -750,9 +756,13 @@ fn forward_pass(
                                 note_taking(v, &mut ex, rules, tables, a, placed, to, None);
                                 continue;
                             }
-                        } else if them != 0 && board.in_mill(placed, to) {
+                        } else if (them != 0 || hand_taking) && board.in_mill(placed, to) {
                             match &exits.place_taking[0] {
                                 None => ex.win(1),
+                                // `from-hand`: the stone comes from the opponent's hand.
+                                Some(t) if hand_taking => {
+                                    ex.note(rule, t.rule, t.code(them, placed), true);
+                                }
                                 Some(t) => {
                                     for r in bits(removable) {
                                         ex.note(
@@ -846,6 +856,15 @@ fn forward_pass(
             found
         })
         .reduce(Found::default, Found::join)
+}
+
+/// Does a placement's mill in sector `s` take its stone from the opponent's hand
+/// (`placing-mill=from-hand`, `from-hand-again`, while the opponent has stones in hand; one
+/// removal a move, [`Variant::unsupported_in_placing`])? The opponent's board is then left
+/// as it is.
+#[inline]
+pub(crate) fn takes_from_hand(v: &Variant, s: Sector) -> bool {
+    v.removes_from_hand() && s.bf > 0
 }
 
 /// Has the side to move won on a board filled by placing (`board-full=white-loses`, Black to

@@ -427,6 +427,17 @@ pub fn compact_sector_from(
             v.label()
         )));
     }
+    if options.removal_dont_care
+        && v.removes_from_hand()
+        && crate::sector::graph::follows_placing_rules(&v, sector)
+    {
+        return Err(TableError::InvalidInput(format!(
+            "removal don't-care symbols of sector {sector} are not written: a placement's mill \
+             takes from the opponent's hand (placing-mill={}, variant {})",
+            v.rule("placing-mill").unwrap_or_default(),
+            v.label()
+        )));
+    }
     if options.removal_dont_care && MoveSectors::of(&v, sector).place_again {
         return Err(TableError::InvalidInput(format!(
             "removal don't-care symbols of sector {sector} are not written: its last \

@@ -523,12 +523,16 @@ impl Variant {
 
     /// The options that the tables of the placing phase (positions with stones in hand, and
     /// a board filled by placing) do not follow yet, beyond [`Variant::unsupported_by_tables`]:
-    /// marks, removals from hand or by mill counts, full-board removals, Black moving first
-    /// where a side may slide while placing (the hands then do not tell who places the last
-    /// stone), under `move-while-placing` the stalemate removals (a side that has placed
-    /// all its stones can be blocked while its opponent still places: not yet checked against
-    /// an oracle), and `stalemate=pass` (not yet checked against an oracle of the placing
-    /// phase). The moving phase's tables are unaffected by them.
+    /// marks, removals by mill counts, full-board removals, Black moving first where a side
+    /// may slide while placing (the hands then do not tell who places the last stone), under
+    /// `move-while-placing` the stalemate removals (a side that has placed all its stones can
+    /// be blocked while its opponent still places: not yet checked against an oracle), and
+    /// `stalemate=pass` (not yet checked against an oracle of the placing phase). Removals
+    /// from hand (`placing-mill=from-hand`, `from-hand-again`: the hands shrink independently,
+    /// so a side may slide while its opponent still places) are followed with one removal a
+    /// move and no captures, White moving first, no `move-while-placing`, no stalemate
+    /// removals and no `repeated-mills=restricted`; with any of those they are refused as
+    /// `placing-mill=from-hand[-again]`. The moving phase's tables are unaffected by them.
     pub fn unsupported_in_placing(&self) -> Vec<String> {
         let text = |k: &str| format!("{k}={}", self.rule(k).unwrap_or_default());
         let mut out = Vec::new();
@@ -539,7 +543,13 @@ impl Variant {
         if (removes && self.move_while_placing) || self.stalemate == Stalemate::Pass {
             out.push(text("stalemate"));
         }
-        if self.placing_mill != PlacingMill::Remove {
+        let from_hand_followed = self.removes_from_hand()
+            && self.takes_one_at_most()
+            && self.moving_first == Color::White
+            && !self.move_while_placing
+            && !removes
+            && !self.repeated_mills_restricted;
+        if self.placing_mill != PlacingMill::Remove && !from_hand_followed {
             out.push(text("placing-mill"));
         }
         if !matches!(self.board_full, BoardFull::WhiteLoses | BoardFull::Draw) {
