@@ -423,7 +423,9 @@ pub fn verify_sector(
                         // White has lost.
                         Value::Win(0)
                     } else if (empty == 0 && v.board_full == BoardFull::Draw)
-                        || v.stalemate == Stalemate::Draw
+                        // A full board follows `board-full` alone (`white-loses`: White, to
+                        // move, has lost also under `stalemate=draw`).
+                        || (empty != 0 && v.stalemate == Stalemate::Draw)
                     {
                         Value::Draw
                     } else {
@@ -661,6 +663,59 @@ impl Mismatch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::movegen::{Outcome, outcome};
+    use crate::sector::graph::Component;
+    use crate::solve::{SolveOptions, solve_component};
+
+    /// Solved values of one sector, for [`verify_sector`].
+    struct One(Sector, Vec<u16>);
+
+    impl ValueLookup for One {
+        fn values(&self, sector: Sector) -> Option<&[u16]> {
+            (sector == self.0).then_some(self.1.as_slice())
+        }
+    }
+
+    #[test]
+    fn a_board_filled_by_placing_follows_board_full_also_under_stalemate_draw() {
+        // Twelve Men's Morris fills the board (12 stones each on 24 points): the full board's
+        // sector has no move. The referee's outcome (White to move, as after Black's last
+        // placement) decides it: `white-loses` before `stalemate=draw`.
+        for (full, want) in [("white-loses", Outcome::Loss), ("draw", Outcome::Draw)] {
+            let rules = ["stalemate=draw", &format!("board-full={full}")];
+            let v = Variant::from_rules("twelve-mens-morris", &rules).unwrap();
+            let s = Sector::moving(12, 12);
+            let c = Component::of(&v, s);
+            // No move leaves the sector: its exit tables are never read.
+            let unread = |d: Sector| {
+                let slots = SectorIndex::new(&v, d).slots() as usize;
+                Ok::<_, crate::solve::SolveError>(std::sync::Arc::new(vec![UNUSED; slots]))
+            };
+            let solved = solve_component(&v, &c, &unread, &SolveOptions::default())
+                .unwrap()
+                .remove(0);
+            let index = SectorIndex::new(&v, s);
+            let mut used = 0;
+            for slot in 0..index.slots() {
+                let Some((us, them)) = index.position(slot) else {
+                    continue;
+                };
+                let pos = Position::new([us, them], [0, 0], Color::White);
+                assert_eq!(outcome(&v, &pos), Some(want), "{full}");
+                let expected = match want {
+                    Outcome::Loss => Value::Loss(0),
+                    _ => Value::Draw,
+                };
+                let got = Value::decode(solved.values[slot as usize]);
+                assert_eq!(got, Some(expected), "{full}: slot {slot}");
+                used += 1;
+            }
+            assert!(used > 100_000, "{used}");
+            let lookup = One(s, solved.values);
+            let (checked, bad, _) = verify_sector(&v, s, &lookup, &VerifyOptions::default());
+            assert_eq!((checked, bad), (used, 0), "{full}");
+        }
+    }
 
     #[test]
     fn wdl_bounds_under_a_rule() {

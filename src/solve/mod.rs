@@ -876,10 +876,15 @@ pub(crate) fn full_board_won(v: &Variant, empty: Bits) -> bool {
 }
 
 /// Is a position whose side to move has no move a draw (a board filled by placing under
-/// `board-full=draw`, or a blocked side under `stalemate=draw`), rather than a loss?
+/// `board-full=draw`, or a blocked side under `stalemate=draw`), rather than a loss? A full
+/// board follows `board-full` alone: under `white-loses` White, to move, loses also under
+/// `stalemate=draw` (the referee's `outcome` checks the full board first).
 #[inline]
 pub(crate) fn blocked_draws(v: &Variant, empty: Bits) -> bool {
-    (empty == 0 && v.board_full == BoardFull::Draw) || v.stalemate == Stalemate::Draw
+    match empty {
+        0 => v.board_full == BoardFull::Draw,
+        _ => v.stalemate == Stalemate::Draw,
+    }
 }
 
 /// Does a side to move without a stone move pass its turn (`stalemate=pass`, a board with an
