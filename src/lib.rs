@@ -113,8 +113,9 @@ pub mod rules {
     //! bit masks.
 
     pub use crate::game::rules::{
-        Bits, Board, BoardFull, BoardKind, Capture, KEYS, MAX_N_MOVE_RULE, MIN_STONES, NO_SQUARE,
-        PlacingMill, RULE_SETS, RuleError, RuleSet, Stalemate, VARIANTS, Variant, points,
+        Bits, Board, BoardFull, BoardKind, Capture, FullBoardRemovals, KEYS, MAX_N_MOVE_RULE,
+        MIN_STONES, NO_SQUARE, PlacingMill, RULE_SETS, RuleError, RuleSet, Stalemate, VARIANTS,
+        Variant, points,
     };
 }
 

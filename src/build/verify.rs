@@ -5,7 +5,9 @@ use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play, sett
 use crate::game::position::{Color, Position};
 use crate::game::rules::{Bits, BoardFull, NO_SQUARE, Stalemate, Variant, for_each_removal_set};
 use crate::game::value::{NMoveRule, UNUSED, Value, best_of};
-use crate::sector::graph::{MAX_TAKEN, MoveSectors, can_slide, is_live, removal_ply};
+use crate::sector::graph::{
+    MAX_TAKEN, MoveSectors, can_slide, full_board_mover, is_full_board, is_live, removal_ply,
+};
 use crate::sector::index::{Sector, SectorIndex, UsFrame, combinations, pdep};
 use crate::sector::reach::ReachFilter;
 use crate::solve::barred::{NO_BAR, PlayOut, StoredValues};
@@ -223,9 +225,12 @@ pub fn verify_sector(
     // A blocked side's removals: the table is read only where both sides keep three stones
     // or more (the referee decides the others, `removals_by_referee`), seen from the side to
     // move there as it is stored.
-    let blocked = match moves.blocked.filter(|&t| is_live(v, t)) {
-        None => Successor::Lost,
-        Some(t) => {
+    // A full board's removals too (each sector they may lead to).
+    let after_removals: Vec<Successor<'_>> = std::iter::once(moves.blocked)
+        .chain(moves.full_board)
+        .flatten()
+        .filter(|&t| is_live(v, t))
+        .map(|t| {
             let index = SectorIndex::new(v, t);
             match lookup.values(t) {
                 Some(values) if values.len() as u64 == index.slots() => {
@@ -233,14 +238,14 @@ pub fn verify_sector(
                 }
                 _ => Successor::Missing(t),
             }
-        }
-    };
+        })
+        .collect();
     // Under `repeated-mills=restricted` a mill-closing slide leads to a position with a bar:
     // played out over the sectors below (their values are needed then).
     let below = v
         .repeated_mills_restricted
         .then(|| LookupBelow::new(v, &moves, lookup));
-    let general = !v.takes_one_at_most() || below.is_some();
+    let general = !v.one_removal_per_mill() || below.is_some();
     let wdl_only = lookup.wdl_only();
     let them_orbits = index.tables.orbits(s.b as u32);
     let reach = ReachFilter::new(v, sector);
@@ -433,7 +438,8 @@ pub fn verify_sector(
                     };
                     let no_move = match succ.is_empty() {
                         true => {
-                            match blocked_by_referee(v, rule, s, (us, them), &blocked, &slide) {
+                            let after = &after_removals;
+                            match blocked_by_referee(v, rule, s, (us, them), after, &slide) {
                                 Some(Ok(value)) => value,
                                 Some(Err(m)) => {
                                     note(m, &mut bad);
@@ -502,12 +508,31 @@ fn blocked_by_referee(
     rule: NMoveRule,
     s: Sector,
     (us, them): (Bits, Bits),
-    after: &Successor<'_>,
+    after: &[Successor<'_>],
     slide: &Successor<'_>,
 ) -> Option<Result<Value, Mismatch>> {
-    let start = settle(v, &Position::new([us, them], [s.wf, s.bf], Color::White));
+    // The colours: a full board's side to move is the one the tables hold there (its rules
+    // may tell the colours apart); elsewhere the rules are the same for both.
+    let mover = match is_full_board(v, s) {
+        true => full_board_mover(v),
+        false => Color::White,
+    };
+    let stones = match mover {
+        Color::White => [us, them],
+        Color::Black => [them, us],
+    };
+    let start = settle(v, &Position::new(stones, [s.wf, s.bf], mover));
     if start.pending_removal() {
-        return Some(removals_by_referee(v, rule, &start, after));
+        // The referee may start with the other colour removing (the same position).
+        let value = removals_by_referee(v, rule, &start, after);
+        return Some(value.map(|x| match start.to_move == mover {
+            true => x,
+            false => x.for_other_side(),
+        }));
+    }
+    if is_full_board(v, s) {
+        // The full board ends the game (`white-loses`, `draw`): the rules' value.
+        return None;
     }
     if start.to_move != Color::White {
         return Some(slide.value(them, us).map(|value| match value {
@@ -528,7 +553,7 @@ fn removals_by_referee(
     v: &Variant,
     rule: NMoveRule,
     pos: &Position,
-    after: &Successor<'_>,
+    after: &[Successor<'_>],
 ) -> Result<Value, Mismatch> {
     let mut values = Vec::new();
     for mv in legal_moves(v, pos, Convention::Combined) {
@@ -540,11 +565,13 @@ fn removals_by_referee(
             Value::Win(0)
         } else if starts_turn(v, &next) {
             let sector = Sector::of_position(&next);
-            match after {
-                Successor::Table(index, _, _) if index.sector == sector => {
-                    after.value(next.us(), next.them())?
-                }
-                _ => return Err(Mismatch::MissingSector(sector)),
+            let table = after.iter().find(|t| match t {
+                Successor::Table(index, _, _) => index.sector == sector,
+                _ => false,
+            });
+            match table {
+                Some(table) => table.value(next.us(), next.them())?,
+                None => return Err(Mismatch::MissingSector(sector)),
             }
         } else {
             removals_by_referee(v, rule, &next, after)?

@@ -288,7 +288,8 @@ impl Tablebase {
     /// it (the position settles to itself)? The tables store its value at the stones (the
     /// value of the position before [`settle`] starts those removals).
     fn blocked_start(&self, pos: &Position) -> bool {
-        if !pos.pending_removal() {
+        if !pos.pending_removal() || crate::game::movegen::board_filled(&self.variant, pos) {
+            // A full board's removals are played out (its first remover may be either side).
             return false;
         }
         let mut plain = *pos;
@@ -296,6 +297,19 @@ impl Tablebase {
         plain.again = false;
         plain.adjacent_removal = false;
         settle(&self.variant, &plain) == *pos
+    }
+
+    /// A board filled by placing whose rules start removals (`board-full=mover-removes`,
+    /// `white-then-black`, `black-then-white`, `placing-mill=by-mill-counts`) but that has
+    /// none pending yet: the position [`settle`] starts them in (its first remover may be the
+    /// other side), valued by playing them out.
+    fn full_board_start(&self, pos: &Position) -> Option<Position> {
+        let v = &self.variant;
+        if pos.pending_removal() || !crate::game::movegen::board_filled(v, pos) {
+            return None;
+        }
+        let start = settle(v, pos);
+        start.pending_removal().then_some(start)
     }
 
     /// The value for the side to move of `pos` of its move to `next`, whose value for its
@@ -332,6 +346,13 @@ impl Tablebase {
     pub fn value(&self, pos: &Position) -> Result<Value, ProbeError> {
         if let Some(v) = Self::by_count(pos) {
             return Ok(v);
+        }
+        if let Some(start) = self.full_board_start(pos) {
+            let value = self.played_out(&start)?;
+            return Ok(match start.to_move == pos.to_move {
+                true => value,
+                false => value.for_other_side(),
+            });
         }
         if self.has_bar(pos) || (pos.pending_removal() && !self.blocked_start(pos)) {
             return self.played_out(pos);
@@ -524,6 +545,13 @@ impl Tablebase {
     pub fn wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
         if let Some(v) = Self::by_count(pos) {
             return Ok(Wdl::of(v));
+        }
+        if let Some(start) = self.full_board_start(pos) {
+            let wdl = self.wdl(&start)?;
+            return Ok(match start.to_move == pos.to_move {
+                true => wdl,
+                false => flip(wdl),
+            });
         }
         if self.has_bar(pos) && self.rule().is_active() && !pos.pending_removal() {
             return Ok(match self.value_at(pos, 0)? {

@@ -31,10 +31,11 @@
 //! generators and of `reach` (which positions of a sector a game reaches).
 
 use crate::game::position::Color;
-use crate::game::rules::{MIN_STONES, PlacingMill, Stalemate, Variant};
+use crate::game::rules::{Bits, BoardKind, MIN_STONES, PlacingMill, Stalemate, Variant};
 use crate::game::value::{NMoveRule, Value};
 use crate::sector::index::Sector;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::{Mutex, OnceLock};
 
 /// The sector of the variant's start position.
 pub fn start_sector(v: &Variant) -> Sector {
@@ -115,6 +116,9 @@ pub struct MoveSectors {
     /// each with the same side to move. `None` under the other options, or where the side to
     /// move always has a stone move.
     pub blocked: Option<Sector>,
+    /// Where the removals that a board filled by placing starts lead ([`full_board_exits`]),
+    /// in the sectors of this one (every point taken, nothing in hand).
+    pub full_board: FullExits,
     /// The placements end placing and their mover moves again ([`places_again`]): `place`
     /// and `place_taking` are seen from the mover (its stones first), not from the opponent.
     pub place_again: bool,
@@ -150,6 +154,125 @@ pub struct BlockedExit {
     /// The blocked side is to move there (`remove-and-move`, `both-remove`): its value is the
     /// successor's, not negated.
     pub same: bool,
+}
+
+/// Is `s` the sector of a board filled by placing: every point taken, nothing in hand? Its
+/// positions have no stone move; `board-full` (or `placing-mill=by-mill-counts`) says what
+/// follows.
+pub fn is_full_board(v: &Variant, s: Sector) -> bool {
+    s.wf == 0 && s.bf == 0 && (s.w + s.b) as usize == v.board().len()
+}
+
+/// The colour to move in the positions of a full-board sector as the tables hold them (the
+/// sector's first side): the side to move after the last placement of a game from the start,
+/// the `moving-first` colour (Black places last; under `moving-first=black` it moves again,
+/// [`places_again`]).
+pub fn full_board_mover(v: &Variant) -> Color {
+    v.moving_first
+}
+
+/// The most sectors the removals of a board filled by placing can lead to
+/// ([`full_board_exits`]).
+pub const MAX_FULL_EXITS: usize = 24;
+
+/// The sectors the removals of a board filled by placing lead to ([`full_board_exits`]).
+pub type FullExits = [Option<Sector>; MAX_FULL_EXITS];
+
+/// Where the removals that a board filled by placing starts lead
+/// ([`Variant::full_board_removals`]), for every number of mills each colour can have on it:
+/// the sectors after them, each seen from its side to move (the side after the last remover),
+/// each once. Empty unless `s` is a full board ([`is_full_board`]) whose rules remove.
+pub fn full_board_exits(v: &Variant, s: Sector) -> FullExits {
+    let mut out: FullExits = [None; MAX_FULL_EXITS];
+    if !is_full_board(v, s) {
+        return out;
+    }
+    let most = max_mills(v, s.w.max(s.b));
+    let mut k = 0;
+    for white in 0..=most {
+        for black in 0..=most {
+            let Some(after) = full_board_after(v, s, [white, black]) else {
+                continue;
+            };
+            if !out[..k].contains(&Some(after.sector)) {
+                assert!(
+                    k < MAX_FULL_EXITS,
+                    "{}: too many full-board exits",
+                    v.label()
+                );
+                out[k] = Some(after.sector);
+                k += 1;
+            }
+        }
+    }
+    out
+}
+
+/// What the removals of a board filled by placing do in full-board sector `s` when the
+/// colours have `mills` mills (`[white, black]`): who removes how many of whose stones, and
+/// the sector after them. `None` when the full board ends the game.
+pub fn full_board_after(v: &Variant, s: Sector, mills: [u8; 2]) -> Option<FullBoardAfter> {
+    let mover = full_board_mover(v);
+    let start = v.full_board_removals(mills, mover)?;
+    let first = start.first;
+    let second = first.other();
+    // Stones each colour loses: the opponent's removals, and its own removals of its own.
+    let count = |c: Color| start.removals[c.index()];
+    let lost = |c: Color| (count(c.other()).max(0) + (-count(c)).max(0)) as u8;
+    let last = if count(second) != 0 { second } else { first };
+    let next = last.other();
+    // The sector's first side is the mover's colour.
+    let stones = |c: Color| match c == mover {
+        true => s.w,
+        false => s.b,
+    };
+    let left = |c: Color| stones(c).saturating_sub(lost(c));
+    let sector = Sector::moving(left(next), left(next.other()));
+    Some(FullBoardAfter {
+        removals: start.removals,
+        first,
+        next,
+        sector,
+    })
+}
+
+/// The removals of a board filled by placing and where they lead ([`full_board_after`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FullBoardAfter {
+    /// Stones each colour removes (`[white, black]`; negative: of its own).
+    pub removals: [i8; 2],
+    /// The colour that removes first.
+    pub first: Color,
+    /// The colour to move after the removals.
+    pub next: Color,
+    /// The sector after the removals, seen from `next`.
+    pub sector: Sector,
+}
+
+/// The most mills `n` stones can form on the board of `v` (every set of `n` points tried once
+/// per board and count, then remembered).
+fn max_mills(v: &Variant, n: u8) -> u8 {
+    static CACHE: OnceLock<Mutex<HashMap<(BoardKind, u8), u8>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key = (v.board_kind, n);
+    if let Some(&m) = cache.lock().expect("the cache").get(&key) {
+        return m;
+    }
+    let board = v.board();
+    let points = board.len() as u32;
+    let mut best = 0;
+    if n as u32 <= points && n > 0 {
+        let mut set: Bits = (1 << n) - 1;
+        while set < 1 << points {
+            best = best.max(board.mill_count(set));
+            // The next set of `n` points (Gosper's hack).
+            let low = set & set.wrapping_neg();
+            let ripple = set + low;
+            set = (((ripple ^ set) >> 2) / low) | ripple;
+        }
+    }
+    cache.lock().expect("the cache").insert(key, best);
+    best
 }
 
 /// The value of a blocked side's removal (or of its opponent's reply under `both-remove`) for
@@ -213,10 +336,16 @@ impl MoveSectors {
             slide: slides.then(|| s.swapped()),
             slide_taking: taking(slides, s.w, false),
             place: places.then(|| after(s.w + 1, 0, true)),
-            place_taking: taking(places, s.w + 1, true),
+            // Under `placing-mill=by-mill-counts` a placement removes nothing.
+            place_taking: taking(
+                places && v.placing_mill != PlacingMill::ByMillCounts,
+                s.w + 1,
+                true,
+            ),
             place_again: again,
             taking_again,
             blocked: blocked_exit(v, s).map(|b| b.to),
+            full_board: full_board_exits(v, s),
         }
     }
 
@@ -259,13 +388,14 @@ impl MoveSectors {
     }
 
     /// The targets in a fixed order: placement, placements taking 1, 2, ... stones, slide,
-    /// slides taking 1, 2, ... stones, a blocked side's removals.
+    /// slides taking 1, 2, ... stones, a blocked side's removals, a full board's removals.
     pub fn iter(&self) -> impl Iterator<Item = Sector> + '_ {
         std::iter::once(self.place)
             .chain(self.place_taking)
             .chain(std::iter::once(self.slide))
             .chain(self.slide_taking)
             .chain(std::iter::once(self.blocked))
+            .chain(self.full_board)
             .flatten()
     }
 }
@@ -286,6 +416,9 @@ pub struct ExitSectors {
     /// A blocked side's removals ([`MoveSectors::blocked`]; `None` also where they finish the
     /// game: a side left with too few stones).
     pub blocked: Option<Sector>,
+    /// A board filled by placing: where its removals lead ([`MoveSectors::full_board`];
+    /// `None` also where they finish the game).
+    pub full_board: FullExits,
     /// The placements end placing and their mover moves again ([`places_again`]): `place`
     /// and `place_taking` are seen from the mover, and their values are the mover's.
     pub place_again: bool,
@@ -296,8 +429,9 @@ pub struct ExitSectors {
 
 impl ExitSectors {
     /// The targets in the order the solver reads them: slide, slides taking 1, 2, ...
-    /// stones, placement, placements taking 1, 2, ... stones, a blocked side's removals
-    /// (`None`: no such move, or the game is over); [`EXIT_KINDS`] of them.
+    /// stones, placement, placements taking 1, 2, ... stones, a blocked side's removals, a
+    /// full board's removals (`None`: no such move, or the game is over); [`EXIT_KINDS`] of
+    /// them.
     pub fn targets(&self) -> [Option<Sector>; EXIT_KINDS] {
         let mut out = [None; EXIT_KINDS];
         out[0] = self.slide;
@@ -305,15 +439,19 @@ impl ExitSectors {
         out[MAX_TAKEN + 1] = self.place;
         out[MAX_TAKEN + 2..2 * MAX_TAKEN + 2].copy_from_slice(&self.place_taking);
         out[BLOCKED_EXIT] = self.blocked;
+        out[FULL_BOARD_EXITS..].copy_from_slice(&self.full_board);
         out
     }
 }
 
 /// The number of kinds of exit ([`ExitSectors::targets`]).
-pub const EXIT_KINDS: usize = 2 * MAX_TAKEN + 3;
+pub const EXIT_KINDS: usize = 2 * MAX_TAKEN + 3 + MAX_FULL_EXITS;
 
 /// The place of a blocked side's removals in [`ExitSectors::targets`].
 pub const BLOCKED_EXIT: usize = 2 * MAX_TAKEN + 2;
+
+/// The place of a full board's removals in [`ExitSectors::targets`] (the rest of the array).
+pub const FULL_BOARD_EXITS: usize = BLOCKED_EXIT + 1;
 
 /// The sectors the moves of `s` can exit to (those a game can actually need).
 pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
@@ -327,6 +465,7 @@ pub fn exit_sectors(v: &Variant, s: Sector) -> ExitSectors {
         place_again: m.place_again,
         taking_again: m.taking_again,
         blocked: m.blocked.filter(|t| is_live(v, *t)),
+        full_board: m.full_board.map(|t| t.filter(|&t| is_live(v, t))),
     }
 }
 
@@ -450,12 +589,13 @@ pub fn moving_sectors_up_to(v: &Variant, max_total: u8) -> Vec<Sector> {
 
 /// The sectors one move from `s` can lead to (terminal outcomes left out).
 pub fn successor_sectors(v: &Variant, s: Sector) -> Vec<Sector> {
-    // Every move needs an empty point.
+    let moves = MoveSectors::of(v, s);
+    // Every move needs an empty point; a board filled by placing starts removals.
     if s.w + s.b >= v.board().len() as u8 {
-        return Vec::new();
+        let live = moves.full_board.into_iter().flatten();
+        return live.filter(|&t| is_live(v, t)).collect();
     }
     let mut out = Vec::new();
-    let moves = MoveSectors::of(v, s);
     for t in moves.iter() {
         if is_live(v, t) && !out.contains(&t) {
             out.push(t);

@@ -14,9 +14,14 @@
 //! ([`removal_ply`]). The N-move rule in force is the one of each position's stones
 //! ([`NMoveRule::with_stones`]: an endgame rule while a side has three stones).
 
-use crate::game::rules::{Bits, MIN_STONES, Stalemate, Variant, points as bits};
+use crate::game::position::Color;
+use crate::game::rules::{
+    Bits, MIN_STONES, Stalemate, Variant, for_each_removal_set, points as bits,
+};
 use crate::game::value::{NMoveRule, Value, best_of};
-use crate::sector::graph::{blocked_exit, removal_ply};
+use crate::sector::graph::{
+    blocked_exit, full_board_after, full_board_mover, is_full_board, removal_ply,
+};
 use crate::sector::index::Sector;
 
 /// The value of the position (`us` to move, `them`) of sector `s` whose side to move has no
@@ -26,6 +31,9 @@ use crate::sector::index::Sector;
 /// of sector `to` (the sector of [`blocked_exit`]) with `mover` to move and `other`, `same`
 /// telling whether the blocked side is the one to move there; it is asked only for positions
 /// where both sides have three stones or more.
+///
+/// A board filled by placing (sector `s` [`is_full_board`]) follows `board-full` (or
+/// `placing-mill=by-mill-counts`) instead: [`full_board_value`].
 pub(crate) fn blocked_value<E>(
     v: &Variant,
     base: NMoveRule,
@@ -34,6 +42,9 @@ pub(crate) fn blocked_value<E>(
     them: Bits,
     stored: &mut dyn FnMut(Sector, Bits, Bits, bool) -> Result<Value, E>,
 ) -> Result<Option<Value>, E> {
+    if is_full_board(v, s) {
+        return full_board_value(v, base, s, us, them, stored);
+    }
     let Some(exit) = blocked_exit(v, s) else {
         return Ok(None);
     };
@@ -97,6 +108,148 @@ pub(crate) fn blocked_value<E>(
         Stalemate::Loss | Stalemate::Draw | Stalemate::Pass => return Ok(None),
     }
     Ok(Some(best_of(values.into_iter(), rule.blocked())))
+}
+
+/// The value of the position of full-board sector `s` ([`is_full_board`]: `us` of the colour
+/// [`full_board_mover`], to move after the last placement, and `them`) under the rules that
+/// start removals on a full board ([`full_board_after`]: `board-full=mover-removes`,
+/// `white-then-black`, `black-then-white`, `placing-mill=by-mill-counts`); `None` where the
+/// full board ends the game (`white-loses`, `draw`). As the referee plays it: the first
+/// remover takes its stones one by one (each a ply that resets the N-move counter; protection
+/// as `remove-from-mills` says, re-checked before each; its own stones, any of them, under
+/// `by-mill-counts` with no mill), then the other colour, then the side after the last
+/// remover moves: `stored(to, mover, other, _)` gives that position's value (sector `to`, seen
+/// from the side to move). A side left with fewer than three stones has lost at once.
+pub(crate) fn full_board_value<E>(
+    v: &Variant,
+    base: NMoveRule,
+    s: Sector,
+    us: Bits,
+    them: Bits,
+    stored: &mut dyn FnMut(Sector, Bits, Bits, bool) -> Result<Value, E>,
+) -> Result<Option<Value>, E> {
+    let mover = full_board_mover(v);
+    let stones = match mover {
+        Color::White => [us, them],
+        Color::Black => [them, us],
+    };
+    let board = v.board();
+    let mills = [board.mill_count(stones[0]), board.mill_count(stones[1])];
+    let Some(after) = full_board_after(v, s, mills) else {
+        return Ok(None);
+    };
+    let first = after.first;
+    let steps = [
+        (first, after.removals[first.index()]),
+        (first.other(), after.removals[first.other().index()]),
+    ];
+    let script = Script {
+        v,
+        base,
+        next: after.next,
+    };
+    let value = script.value(stones, &steps, stored)?;
+    // The value is the first remover's: turned round when that is the other colour (the same
+    // position, no ply between).
+    Ok(Some(match first == mover {
+        true => value,
+        false => value.for_other_side(),
+    }))
+}
+
+/// The removals of a full board ([`full_board_value`]): the rules, and who moves after them.
+struct Script<'a> {
+    v: &'a Variant,
+    base: NMoveRule,
+    next: Color,
+}
+
+impl Script<'_> {
+    /// The rule in force with these stones on the board ([`NMoveRule::with_stones`]).
+    fn rule(&self, counts: [u8; 2]) -> NMoveRule {
+        self.base.with_stones(self.v, counts)
+    }
+
+    /// The value, for the side acting first in `steps` (each a colour and its removals:
+    /// negative of its own stones; zero: none), of the position with `stones` (`[white,
+    /// black]`) where those removals are still to come; with no steps left, the stored value
+    /// of the position with [`Script::next`] to move.
+    fn value<E>(
+        &self,
+        stones: [Bits; 2],
+        steps: &[(Color, i8)],
+        stored: &mut dyn FnMut(Sector, Bits, Bits, bool) -> Result<Value, E>,
+    ) -> Result<Value, E> {
+        let counts = stones.map(|x| x.count_ones() as u8);
+        let Some((&(actor, count), rest)) = steps.split_first() else {
+            let (me, other) = (self.next.index(), self.next.other().index());
+            let to = Sector::moving(counts[me], counts[other]);
+            return stored(to, stones[me], stones[other], false);
+        };
+        // Who removes right after this step (or moves, when none is left).
+        let after_step = rest
+            .iter()
+            .find(|&&(_, c)| c != 0)
+            .map_or(self.next, |&(c, _)| c);
+        let victim = match count > 0 {
+            true => actor.other(),
+            false => actor,
+        };
+        let k = count.unsigned_abs();
+        let target = stones[victim.index()];
+        if k == 0 || target == 0 {
+            // Nothing to remove: the step lapses.
+            return self.value(stones, rest, stored);
+        }
+        let board = self.v.board();
+        // Removals of its own stones take any of them; of the opponent's, protection as
+        // `remove-from-mills` says.
+        let any = count < 0 || self.v.remove_from_mills;
+        let before = counts[victim.index()];
+        // The victim falls below three stones after this many removals: the game is over.
+        let ends = (before + 1).saturating_sub(MIN_STONES);
+        if ends <= k {
+            // Lost for the victim, as if it were to move.
+            let mut value = Value::Loss(0);
+            let mut c = counts;
+            let mut plies = Vec::new();
+            for i in 0..ends {
+                let from = c;
+                c[victim.index()] -= 1;
+                plies.push((from, c, i + 1 == ends));
+            }
+            for (from, to, last) in plies.into_iter().rev() {
+                let same = !last || victim == actor;
+                value = removal_ply(self.rule(from), self.rule(to), value, same);
+            }
+            return Ok(value);
+        }
+        let mut sets = Vec::new();
+        for_each_removal_set(board, any, target, k, &mut |left| {
+            sets.push(left);
+            false
+        });
+        sets.sort_unstable();
+        sets.dedup();
+        let mut values = Vec::with_capacity(sets.len());
+        for left in sets {
+            let mut after = stones;
+            after[victim.index()] = left;
+            let mut value = self.value(after, rest, stored)?;
+            // The `k` plies of the step, last first: the last one hands the turn on.
+            let mut c = counts;
+            c[victim.index()] -= k;
+            for i in (1..=k).rev() {
+                let mut from = c;
+                from[victim.index()] += 1;
+                let same = i < k || after_step == actor;
+                value = removal_ply(self.rule(from), self.rule(c), value, same);
+                c = from;
+            }
+            values.push(value);
+        }
+        Ok(best_of(values.into_iter(), Value::Loss(0)))
+    }
 }
 
 /// Has the side to move of the moving-phase sector `s` (stones `us`, its opponent `them`, a

@@ -38,7 +38,7 @@ pub(super) fn exit_only_pass(
     let slots = index.slots();
     let values = unused_values(slots as usize);
     let orbit_count = them_orbits.len() as u64;
-    let general = !v.takes_one_at_most();
+    let general = !v.one_removal_per_mill();
     let hand_taking = super::takes_from_hand(v, s);
     let rule = rules.1;
     let place_rule = exits.place.as_ref().map_or(rule, |t| t.rule);

@@ -36,7 +36,7 @@ use crate::game::rules::{
 };
 use crate::game::value::{DECIDED, MAX_PLIES, NMoveRule, RuleValue, UNUSED, Value, WIN_FLAG};
 use crate::sector::graph::{
-    BLOCKED_EXIT, Component, EXIT_KINDS, ExitSectors, MAX_TAKEN, can_slide,
+    BLOCKED_EXIT, Component, EXIT_KINDS, ExitSectors, FULL_BOARD_EXITS, MAX_TAKEN, can_slide,
 };
 use crate::sector::index::{Sector, SectorIndex, next_combination, pdep};
 use crate::sector::reach::ReachFilter;
@@ -176,6 +176,19 @@ struct Exits<'a> {
     place_taking: [Option<ExitTable<'a>>; MAX_TAKEN],
     /// A blocked side's removals (`stalemate`; [`blocked::blocked_value`]).
     blocked: Option<ExitTable<'a>>,
+    /// A full board's removals ([`blocked::full_board_value`]).
+    full_board: Vec<ExitTable<'a>>,
+}
+
+impl Exits<'_> {
+    /// The table of sector `to`, where a blocked side's or a full board's removals lead.
+    fn after_removals(&self, to: Sector) -> &ExitTable<'_> {
+        self.blocked
+            .iter()
+            .chain(&self.full_board)
+            .find(|t| t.index.sector == to)
+            .unwrap_or_else(|| panic!("the exit table of sector {to} after removals"))
+    }
 }
 
 /// The values of the sectors one component sector exits into (in the order of
@@ -233,6 +246,7 @@ impl LoadedExits {
             place: table(MAX_TAKEN + 1),
             place_taking: std::array::from_fn(|k| table(MAX_TAKEN + 2 + k)),
             blocked: table(BLOCKED_EXIT),
+            full_board: (FULL_BOARD_EXITS..EXIT_KINDS).filter_map(table).collect(),
         }
     }
 }
@@ -658,7 +672,7 @@ fn forward_pass(
     let per_orbit = w.index.per_orbit;
     let can_slide = can_slide(v, s);
     let flies = v.flies(s.w, s.wf);
-    let general = !v.takes_one_at_most() || below.is_some();
+    let general = !v.one_removal_per_mill() || below.is_some();
     let hand_taking = takes_from_hand(v, s);
     let reach = ReachFilter::new(v, s).filter(|_| options.skip_unreachable);
     (0..orbits.len() as u32)
@@ -799,11 +813,8 @@ fn forward_pass(
                     // A side without a stone move: the stalemate removals, if the rules give
                     // them, lead out of the component; else it loses or draws.
                     let removals =
-                        blocked::blocked_value(v, options.rule, s, us, them, &mut |_, a, b, _| {
-                            let t = exits
-                                .blocked
-                                .as_ref()
-                                .expect("the blocked side's exit table");
+                        blocked::blocked_value(v, options.rule, s, us, them, &mut |to, a, b, _| {
+                            let t = exits.after_removals(to);
                             Ok::<_, std::convert::Infallible>(
                                 Value::decode(t.code(a, b)).unwrap_or(Value::Draw),
                             )

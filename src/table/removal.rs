@@ -89,7 +89,7 @@ pub(crate) fn for_each_removal(
     }
     let board = v.board();
     let empty = board.full() & !us & !them;
-    let general = !v.takes_one_at_most();
+    let general = !v.one_removal_per_mill();
     // A mill needs two stones of ours and an empty point: most positions have none.
     if !general
         && !board

@@ -92,8 +92,9 @@ pub fn reason(rule: &str) -> &'static str {
              not hold"
         }
         ("stalemate", "pass") => {
-            "a blocked side's turn passes without a ply, a move inside a component that the \
-             retrograde un-moves do not generate yet"
+            "a blocked side that passes is followed in the moving phase without \
+             repeated-mills=restricted; while placing, or with the restriction, it is not \
+             checked against an oracle yet"
         }
         ("stalemate", _) => {
             "a side blocked while its opponent still places (move-while-placing) is not checked \
@@ -104,14 +105,14 @@ pub fn reason(rule: &str) -> &'static str {
              taken while placing)"
         }
         ("placing-mill", "from-hand" | "from-hand-again") => {
-            "a mill takes a stone from the opponent's hand, which changes the hands and the end \
-             of placing"
+            "removals from hand are followed with one removal a move, no captures, White moving \
+             first, no move-while-placing, no stalemate removals and no \
+             repeated-mills=restricted; this combination is not checked against an oracle yet"
         }
-        ("placing-mill", "by-mill-counts") => {
-            "the removals come when the board is full, by the mills each side closed while \
-             placing"
+        ("placing-mill", "by-mill-counts") | ("board-full", _) => {
+            "a full board's removals are followed unless a side may slide while placing \
+             (move-while-placing): that combination is not checked against an oracle yet"
         }
-        ("board-full", _) => "the removals on a board filled by placing are not solved",
         ("moving-first", _) => {
             "with move-while-placing the stones in hand do not tell who places the last stone \
              and moves first"
@@ -120,11 +121,11 @@ pub fn reason(rule: &str) -> &'static str {
     }
 }
 
-/// Does the sector graph model the option `rule`? Where it does not (what a mill closed by
-/// placing or a full board does), the figures of the refused sectors are approximate: the
-/// graph places as under `placing-mill=remove` and counts stones only.
+/// Does the sector graph model the option `rule`? Where it does not (marks), the figures of
+/// the refused sectors are approximate: the graph places as under `placing-mill=remove` and
+/// counts stones only.
 pub fn graph_models(rule: &str) -> bool {
-    !(rule.starts_with("placing-mill=") || rule.starts_with("board-full="))
+    rule != "placing-mill=mark"
 }
 
 /// "supported", "moving phase only" or "none": which tables a set's whole game can have.

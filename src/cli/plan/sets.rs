@@ -160,9 +160,8 @@ pub fn text(sets: &[SetFigures]) -> String {
     {
         let _ = writeln!(
             t,
-            "the whole-game figures of sets refusing placing-mill or board-full options are \
-             approximate: the sector graph places as under placing-mill=remove and counts \
-             stones only"
+            "the whole-game figures of sets refusing placing-mill=mark are approximate: the \
+             sector graph places as under placing-mill=remove and counts stones only"
         );
     }
     t

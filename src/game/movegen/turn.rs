@@ -3,7 +3,7 @@
 
 use super::{board_filled, has_stone_move, mills_closed, removable};
 use crate::game::position::{Color, Move, NO_SLIDE, Position};
-use crate::game::rules::{BoardFull, Capture, NO_SQUARE, PlacingMill, Stalemate, Variant};
+use crate::game::rules::{Capture, NO_SQUARE, PlacingMill, Stalemate, Variant};
 
 /// Play a legal move (either convention). In the split convention a move that closes a mill
 /// leaves the same side to move with its removals pending; each removal is then its own ply.
@@ -164,40 +164,13 @@ fn end_of_placing(v: &Variant, p: &mut Position) -> bool {
     if !board_filled(v, p) {
         return false;
     }
-    let white_first = |p: &mut Position, removals: [i8; 2]| {
-        p.removals = removals;
-        p.to_move = Color::White;
+    let board = v.board();
+    let mills = [board.mill_count(p.stones[0]), board.mill_count(p.stones[1])];
+    let Some(start) = v.full_board_removals(mills, p.to_move) else {
+        return true;
     };
-    if v.placing_mill == PlacingMill::ByMillCounts {
-        let board = v.board();
-        let mills = |c: usize| {
-            board
-                .mills()
-                .iter()
-                .filter(|&&m| p.stones[c] & m == m)
-                .count() as i8
-        };
-        let (w, b) = (mills(0), mills(1));
-        let removals = match (w, b) {
-            (0, 0) => [-1, -1],
-            (w, 0) if w > 0 => [2, 1],
-            (0, _) => [1, 2],
-            (w, b) if w == b => [w, b],
-            (w, b) if w > b => [b + 1, b],
-            (w, _) => [w, w + 1],
-        };
-        white_first(p, removals);
-    } else {
-        match v.board_full {
-            BoardFull::WhiteLoses | BoardFull::Draw => return true,
-            BoardFull::MoverRemoves => p.removals[p.to_move.index()] = 1,
-            BoardFull::WhiteThenBlack => white_first(p, [1, 1]),
-            BoardFull::BlackThenWhite => {
-                p.removals = [1, 1];
-                p.to_move = Color::Black;
-            }
-        }
-    }
+    p.removals = start.removals;
+    p.to_move = start.first;
     p.again = false;
     pending_after_lapses(v, p)
 }

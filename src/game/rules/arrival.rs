@@ -106,6 +106,14 @@ impl Variant {
     pub fn takes_one_at_most(&self) -> bool {
         self.capture == Capture::None && !self.multiple_removals
     }
+
+    /// Does every mill remove exactly one stone and nothing else take any: the fast paths of
+    /// the solver and verifier (a mill by placing too, unlike `placing-mill=by-mill-counts`,
+    /// whose placements remove nothing)?
+    #[inline]
+    pub fn one_removal_per_mill(&self) -> bool {
+        self.takes_one_at_most() && self.placing_mill != PlacingMill::ByMillCounts
+    }
 }
 
 /// Call `f` with every set the opponent's stones `them` can be left as after `k` removals

@@ -368,6 +368,12 @@ impl Board {
         &self.mills
     }
 
+    /// The number of mills that `stones` form (every line of the board filled by them).
+    #[inline]
+    pub fn mill_count(&self, stones: Bits) -> u8 {
+        self.mills().iter().filter(|&&m| stones & m == m).count() as u8
+    }
+
     /// Does a stone on `p` stand in a mill made of `stones` (which must include `p`)?
     #[inline]
     pub fn in_mill(&self, stones: Bits, p: u8) -> bool {

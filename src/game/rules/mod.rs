@@ -217,6 +217,45 @@ impl Variant {
         )
     }
 
+    /// The removals that a board filled by placing starts (`board-full=mover-removes`,
+    /// `white-then-black`, `black-then-white`, or `placing-mill=by-mill-counts` by the mills
+    /// each colour has on the full board, `mills` as `[white, black]`), with `to_move` the
+    /// side to move after the last placement; `None` when the full board ends the game
+    /// (`white-loses`, `draw`). After the removals the side after the last remover moves.
+    pub fn full_board_removals(&self, mills: [u8; 2], to_move: Color) -> Option<FullBoardRemovals> {
+        let white_first = |removals: [i8; 2]| FullBoardRemovals {
+            removals,
+            first: Color::White,
+        };
+        if self.placing_mill == PlacingMill::ByMillCounts {
+            let (w, b) = (mills[0] as i8, mills[1] as i8);
+            return Some(white_first(match (w, b) {
+                (0, 0) => [-1, -1],
+                (_, 0) => [2, 1],
+                (0, _) => [1, 2],
+                _ if w == b => [w, b],
+                _ if w > b => [b + 1, b],
+                _ => [w, w + 1],
+            }));
+        }
+        match self.board_full {
+            BoardFull::WhiteLoses | BoardFull::Draw => None,
+            BoardFull::MoverRemoves => {
+                let mut removals = [0; 2];
+                removals[to_move.index()] = 1;
+                Some(FullBoardRemovals {
+                    removals,
+                    first: to_move,
+                })
+            }
+            BoardFull::WhiteThenBlack => Some(white_first([1, 1])),
+            BoardFull::BlackThenWhite => Some(FullBoardRemovals {
+                removals: [1, 1],
+                first: Color::Black,
+            }),
+        }
+    }
+
     /// The N of the N-move rule that applies with these stones on the board (0: none): the
     /// endgame rule's when either side has exactly three stones on the board and it is lower.
     pub fn n_move_limit(&self, on_board: [u8; 2]) -> u16 {
@@ -523,7 +562,8 @@ impl Variant {
 
     /// The options that the tables of the placing phase (positions with stones in hand, and
     /// a board filled by placing) do not follow yet, beyond [`Variant::unsupported_by_tables`]:
-    /// marks, removals by mill counts, full-board removals, Black moving first where a side
+    /// marks, removals by mill counts and full-board removals where a side may slide while
+    /// placing (not checked against an oracle), Black moving first where a side
     /// may slide while placing (the hands then do not tell who places the last stone), under
     /// `move-while-placing` the stalemate removals (a side that has placed all its stones can
     /// be blocked while its opponent still places: not yet checked against an oracle), and
@@ -549,10 +589,14 @@ impl Variant {
             && !self.move_while_placing
             && !removes
             && !self.repeated_mills_restricted;
-        if self.placing_mill != PlacingMill::Remove && !from_hand_followed {
+        let by_counts_followed =
+            self.placing_mill == PlacingMill::ByMillCounts && !self.move_while_placing;
+        if self.placing_mill != PlacingMill::Remove && !from_hand_followed && !by_counts_followed {
             out.push(text("placing-mill"));
         }
-        if !matches!(self.board_full, BoardFull::WhiteLoses | BoardFull::Draw) {
+        let full_board_removes =
+            !matches!(self.board_full, BoardFull::WhiteLoses | BoardFull::Draw);
+        if full_board_removes && self.move_while_placing {
             out.push(text("board-full"));
         }
         if self.moving_first != Color::White && self.move_while_placing {
@@ -560,6 +604,16 @@ impl Variant {
         }
         out
     }
+}
+
+/// The removals a board filled by placing starts ([`Variant::full_board_removals`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FullBoardRemovals {
+    /// Stones each colour removes (`[white, black]`): of the opponent's, or of its own when
+    /// negative (`by-mill-counts` with no mill on the board).
+    pub removals: [i8; 2],
+    /// The colour that removes first; the other one removes next.
+    pub first: Color,
 }
 
 impl fmt::Display for Variant {
