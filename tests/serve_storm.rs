@@ -145,7 +145,11 @@ fn read_until_closed(s: &mut TcpStream, what: &str) -> Vec<u8> {
             Ok(0) => return got,
             Ok(n) => got.extend_from_slice(&buf[..n]),
             Err(e) if e.kind() == ErrorKind::ConnectionReset => return got,
-            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted
+                ) => {}
             Err(e) => panic!("{what}: {e}"),
         }
     }
@@ -176,7 +180,11 @@ fn trickle_until_closed(s: &mut TcpStream, bytes: impl Iterator<Item = u8>, what
             Ok(0) => return got,
             Ok(n) => got.extend_from_slice(&buf[..n]),
             Err(e) if e.kind() == ErrorKind::ConnectionReset => return got,
-            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted
+                ) => {}
             Err(e) => panic!("{what}: {e}"),
         }
     }

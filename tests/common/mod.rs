@@ -153,6 +153,9 @@ pub fn raw_request(addr: SocketAddr, raw: &[u8]) -> Response {
         match s.read(&mut chunk) {
             Ok(0) => break,
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            // A socket with a read timeout returns EINTR after the process was stopped and
+            // continued (signal(7)), with no handler installed: read again.
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => panic!("read the response: {e}"),
         }
     }
