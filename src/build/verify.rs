@@ -524,7 +524,7 @@ fn blocked_by_referee(
     let start = settle(v, &Position::new(stones, [s.wf, s.bf], mover));
     if start.pending_removal() {
         // The referee may start with the other colour removing (the same position).
-        let value = removals_by_referee(v, rule, &start, after);
+        let value = removals_by_referee(v, rule, &start, after, &mut HashMap::new());
         return Some(value.map(|x| match start.to_move == mover {
             true => x,
             false => x.for_other_side(),
@@ -548,13 +548,19 @@ fn blocked_by_referee(
 }
 
 /// The value of `pos`, a position with a removal pending that the referee reached from a
-/// blocked side's position ([`blocked_by_referee`]).
+/// blocked side's position ([`blocked_by_referee`]). `known` holds the values found so far:
+/// the same stones are left by removals in several orders (El Filja's full board with six
+/// removals a side has 665,280 orders of each side's removals, and far fewer positions).
 fn removals_by_referee(
     v: &Variant,
     rule: NMoveRule,
     pos: &Position,
     after: &[Successor<'_>],
+    known: &mut HashMap<Position, Value>,
 ) -> Result<Value, Mismatch> {
+    if let Some(&value) = known.get(pos) {
+        return Ok(value);
+    }
     let mut values = Vec::new();
     for mv in legal_moves(v, pos, Convention::Combined) {
         let next = play(v, pos, mv);
@@ -574,7 +580,7 @@ fn removals_by_referee(
                 None => return Err(Mismatch::MissingSector(sector)),
             }
         } else {
-            removals_by_referee(v, rule, &next, after)?
+            removals_by_referee(v, rule, &next, after, known)?
         };
         let in_force = |p: &Position| {
             let t = Sector::of_position(p);
@@ -587,7 +593,9 @@ fn removals_by_referee(
             me == pos.to_move,
         ));
     }
-    Ok(best_of(values.into_iter(), Value::Loss(0)))
+    let value = best_of(values.into_iter(), Value::Loss(0));
+    known.insert(*pos, value);
+    Ok(value)
 }
 
 /// Does a turn start at `p`: no removal pending, or the removals the referee starts the turn

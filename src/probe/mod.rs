@@ -371,12 +371,33 @@ impl Tablebase {
     /// loses ([`NMoveRule::blocked`]) or, under `stalemate=draw`, draws. Without the rule: one
     /// ply more than the best move's successor (not negated when the side to move stays the
     /// same: a blocked side that removes and moves again).
+    ///
+    /// The positions played out on the way are valued once each (`known`): a full board's
+    /// removals reach the same stones in many orders (El Filja: up to six a side).
     fn played_out(&self, pos: &Position) -> Result<Value, ProbeError> {
+        self.played_out_in(pos, &mut HashMap::new())
+    }
+
+    /// [`Tablebase::played_out`] with the values of the positions played out so far.
+    fn played_out_in(
+        &self,
+        pos: &Position,
+        known: &mut HashMap<Position, Value>,
+    ) -> Result<Value, ProbeError> {
+        if let Some(&value) = known.get(pos) {
+            return Ok(value);
+        }
         let rule = self.rule_at(pos);
         let mut values = Vec::new();
         for mv in self.moves(pos) {
             let next = play(&self.variant, pos, mv);
-            let value = self.value(&next)?;
+            // As `value` does, with the positions that are not stored played out here.
+            let unstored = Self::by_count(&next).is_none()
+                && (self.has_bar(&next) || (next.pending_removal() && !self.blocked_start(&next)));
+            let value = match unstored {
+                true => self.played_out_in(&next, known)?,
+                false => self.value(&next)?,
+            };
             values.push(self.move_value(pos, &next, value));
         }
         if values.is_empty() {
@@ -389,7 +410,9 @@ impl Tablebase {
                 },
             );
         }
-        Ok(best_value(values.into_iter()))
+        let value = best_value(values.into_iter());
+        known.insert(*pos, value);
+        Ok(value)
     }
 
     /// The value of a position whose N-move counter is `counter` (plies since the last
