@@ -8,6 +8,7 @@
 //! Signals are the program's business: [`signals`] installs the handler that calls
 //! [`millbase::remove_held_files`].
 
+mod blunders;
 mod common;
 mod compact;
 mod export;
@@ -78,6 +79,10 @@ pub enum Command {
     Play(play::PlayArgs),
     /// Play games between UCI engines (or an engine and itself) and tabulate the results.
     Match(match_cmd::MatchArgs),
+    /// The blunder meter: draw positions from games (`sample`), or judge the engine's move in
+    /// each by the tables of the whole game (`measure`).
+    #[command(subcommand_required = true)]
+    Blunders(blunders::BlundersArgs),
     /// Write the tables in another program's format (Malom's, for the Sanmill app).
     Export(export::ExportArgs),
     /// Open the explorer: a local web page (and JSON API) over a table directory.
@@ -104,6 +109,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run_serve(&args),
         Command::Export(args) => export::run_export(&args),
+        Command::Blunders(args) => blunders::run_blunders(&args),
     }
 }
 
