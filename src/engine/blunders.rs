@@ -299,6 +299,9 @@ pub struct SampleConfig {
     pub per_game: usize,
 }
 
+/// [`sample_positions`] stops after this many games in a row without a new position.
+pub const GIVE_UP_AFTER: usize = 200;
+
 /// A position drawn for the meter, as a Sanmill position string (with its counter), and the
 /// kind of game it came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -312,7 +315,8 @@ pub struct Sampled {
 /// Draw `config.count` distinct positions (turn starts, game not over, with at least
 /// `min_on_board` stones on the board) from games: uniformly random games and the engine's
 /// games against itself after a few random plies, at most `per_game` positions from each
-/// game, chosen at random among its eligible positions. Deterministic for a seed.
+/// game, chosen at random among its eligible positions. Deterministic for a seed. Fewer
+/// positions when [`GIVE_UP_AFTER`] games in a row bring none.
 pub fn sample_positions(config: &SampleConfig) -> Vec<Sampled> {
     let mut rng = Rng::new(config.seed.max(1));
     let mut seen = HashSet::new();
@@ -326,8 +330,10 @@ pub fn sample_positions(config: &SampleConfig) -> Vec<Sampled> {
         nodes: Some(config.self_play_nodes.max(1)),
         ..Limits::default()
     };
+    // Games in a row that gave no new position: the rest cannot be found (too many stones
+    // asked for, or every eligible position drawn already).
     let mut failures = 0;
-    while out.len() < config.count && failures < 10_000 {
+    while out.len() < config.count && failures < GIVE_UP_AFTER {
         let random_game = out.len() < want_random;
         let game = if random_game {
             play_game(config, &mut rng, usize::MAX, None)
