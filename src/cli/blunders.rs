@@ -3,7 +3,9 @@
 //! each and checks it against a judge's tables of the whole game.
 
 use super::CliError;
-use super::common::{GameRuleArg, VariantArg, emit, table_dir, whole, whole_from};
+use super::common::{
+    GameRuleArg, VariantArg, emit, read_position_lines, table_dir, whole, whole_from,
+};
 use clap::{Args, Subcommand};
 use millbase::engine::blunders::{
     Counts, Judged, Phase, SampleConfig, Tally, measure, sample_positions,
@@ -14,7 +16,7 @@ use millbase::engine::{Engine, EngineConfig, Limits, Source};
 use millbase::notation::format_move;
 use millbase::{Position, Value, Variant};
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -179,32 +181,16 @@ struct Row {
 }
 
 fn read_positions(
-    path: &PathBuf,
+    path: &Path,
     v: Variant,
     rules: DrawRules,
 ) -> Result<Vec<(usize, String, Game)>, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
-    let mut games = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (head, moves) = match line.split_once(" moves ") {
-            Some((h, m)) => (h, m.split_whitespace().collect::<Vec<_>>()),
-            None => (line, Vec::new()),
-        };
-        let game = Game::from_text(v, rules, head, &moves)
-            .map_err(|e| CliError::usage(format!("{} line {}: {e}", path.display(), i + 1)))?;
-        if game.result().is_some() {
-            return Err(CliError::usage(format!(
-                "{} line {}: the game is over there",
-                path.display(),
-                i + 1
-            )));
-        }
-        games.push((i + 1, line.to_string(), game));
+    let games = read_position_lines(path, v, rules)?;
+    if let Some((line, _, _)) = games.iter().find(|(_, _, g)| g.result().is_some()) {
+        return Err(CliError::usage(format!(
+            "{} line {line}: the game is over there",
+            path.display()
+        )));
     }
     if games.is_empty() {
         return Err(CliError::usage(format!("{}: no positions", path.display())));

@@ -4,7 +4,7 @@
 
 use super::{CliError, quote};
 use clap::Args;
-use millbase::engine::game::DrawRules;
+use millbase::engine::game::{DrawRules, Game};
 use millbase::movegen::Convention;
 use millbase::notation::{Line, LineError, parse_line};
 use millbase::rules::RuleError;
@@ -358,4 +358,31 @@ pub fn emit(text: &str) -> Result<(), CliError> {
         }
         _ => Ok(()),
     }
+}
+
+/// The games of a file of positions, one per line (`startpos`, or a Sanmill position string,
+/// optionally followed by `moves ...`; blank lines and lines starting with # skipped): each
+/// with its line number and text. A line that cannot be read is a usage error naming it.
+pub fn read_position_lines(
+    path: &Path,
+    v: Variant,
+    rules: DrawRules,
+) -> Result<Vec<(usize, String, Game)>, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
+    let mut games = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (head, moves) = match line.split_once(" moves ") {
+            Some((h, m)) => (h, m.split_whitespace().collect::<Vec<_>>()),
+            None => (line, Vec::new()),
+        };
+        let game = Game::from_text(v, rules, head, &moves)
+            .map_err(|e| CliError::usage(format!("{} line {}: {e}", path.display(), i + 1)))?;
+        games.push((i + 1, line.to_string(), game));
+    }
+    Ok(games)
 }

@@ -3,10 +3,10 @@
 //! Sanmill's rule options) including both draw rules.
 
 use super::CliError;
-use super::common::{GameRuleArg, VariantArg, emit};
+use super::common::{GameRuleArg, VariantArg, emit, read_position_lines};
 use clap::Args;
 use millbase::Color;
-use millbase::engine::game::{DrawRules, Game, Reason};
+use millbase::engine::game::{DrawRules, Reason};
 use millbase::engine::matches::{
     BuiltinPlayer, GameRecord, MatchConfig, Player, UciPlayer, run_match,
 };
@@ -91,22 +91,10 @@ fn read_starts(args: &MatchArgs, rules: DrawRules) -> Result<Vec<String>, CliErr
     let Some(path) = &args.from else {
         return Ok(vec!["startpos".into()]);
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| CliError::usage(format!("cannot read {}: {e}", path.display())))?;
-    let mut starts = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (head, moves) = match line.split_once(" moves ") {
-            Some((h, m)) => (h, m.split_whitespace().collect::<Vec<_>>()),
-            None => (line, Vec::new()),
-        };
-        Game::from_text(v, rules, head, &moves)
-            .map_err(|e| CliError::usage(format!("{} line {}: {e}", path.display(), i + 1)))?;
-        starts.push(line.to_string());
-    }
+    let starts: Vec<String> = read_position_lines(path, v, rules)?
+        .into_iter()
+        .map(|(_, text, _)| text)
+        .collect();
     if starts.is_empty() {
         return Err(CliError::usage(format!(
             "{}: no start positions",

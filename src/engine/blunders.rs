@@ -112,8 +112,6 @@ pub struct Judged {
     pub played_value: Value,
     /// The moves that keep the position's result.
     pub keeping: Vec<Move>,
-    /// The number of legal moves.
-    pub moves: usize,
     /// Can a move give the position's result away (some move has a worse result)?
     pub critical: bool,
     /// What the played move did.
@@ -140,7 +138,6 @@ pub fn judge(judge: &Oracle, game: &Game, played: Move) -> Option<Judged> {
             .filter(|m| result(m.value) == best)
             .map(|m| m.mv)
             .collect(),
-        moves: values.len(),
         critical: values.iter().any(|m| result(m.value) < best),
         verdict: Verdict::of(value, played_value),
     })
@@ -253,8 +250,6 @@ pub struct Measured {
     pub judged: Option<Judged>,
     /// Where the engine's decision came from.
     pub source: Source,
-    /// The engine's search depth.
-    pub depth: u32,
 }
 
 /// Ask `engine` (its transposition table cleared first: each position on its own) for its
@@ -271,7 +266,6 @@ pub fn measure(
     Some(Measured {
         judged: judge(judge_oracle, game, played),
         source: decision.source,
-        depth: decision.depth,
     })
 }
 
@@ -436,7 +430,6 @@ mod tests {
             played: Move::removal(0),
             played_value: played,
             keeping: Vec::new(),
-            moves: 2,
             critical,
             verdict: Verdict::of(value, played),
         };
