@@ -8,7 +8,7 @@ use clap::Args;
 use millbase::Color;
 use millbase::engine::game::{DrawRules, Reason};
 use millbase::engine::matches::{
-    BuiltinPlayer, GameRecord, MatchConfig, Player, UciPlayer, run_match,
+    BuiltinPlayer, GameRecord, GoLimit, MatchConfig, Player, Standing, UciPlayer, run_match,
 };
 use millbase::engine::sanmill;
 use std::fmt::Write as _;
@@ -47,8 +47,18 @@ pub struct MatchArgs {
         allow_negative_numbers = true
     )]
     movetime: u64,
+    /// Nodes per move instead of a time (`go nodes N`): the same games whatever the
+    /// machine's load.
+    #[arg(
+        long,
+        value_name = "N",
+        conflicts_with = "movetime",
+        value_parser = super::common::whole::<u64>(),
+        allow_negative_numbers = true
+    )]
+    nodes: Option<u64>,
     /// An engine that does not answer within this many milliseconds loses the game
-    /// [default: twice the movetime plus 2000].
+    /// [default: twice the movetime plus 2000; 60000 with --nodes].
     #[arg(
         long,
         value_name = "MS",
@@ -150,14 +160,23 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
     if args.movetime == 0 {
         return Err(CliError::usage("--movetime must be at least 1 ms"));
     }
+    if args.nodes == Some(0) {
+        return Err(CliError::usage("--nodes must be at least 1"));
+    }
     if args.games == Some(0) {
         return Err(CliError::usage("--games must be at least 1"));
     }
     let rules = args.n_move_rule.rules(&v);
     let starts = read_starts(args, rules)?;
     let pairs = args.engines.len() == 2;
-    let movetime = Duration::from_millis(args.movetime);
-    let timeout = Duration::from_millis(args.timeout.unwrap_or(args.movetime * 2 + 2000));
+    let (limit, default_timeout) = match args.nodes {
+        Some(n) => (GoLimit::Nodes(n), 60_000),
+        None => (
+            GoLimit::MoveTime(Duration::from_millis(args.movetime)),
+            args.movetime * 2 + 2000,
+        ),
+    };
+    let timeout = Duration::from_millis(args.timeout.unwrap_or(default_timeout));
     // The rules: the set's name, each option that differs from the set (Sanmill's names),
     // then the N-move rule.
     let mut setup = sanmill::setup_commands(&v);
@@ -171,7 +190,7 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
             "builtin:random" => Box::new(BuiltinPlayer::random(seed)),
             "builtin:greedy" => Box::new(BuiltinPlayer::greedy(seed)),
             _ => Box::new(
-                UciPlayer::start(cmd, setup.clone(), movetime, timeout).map_err(CliError::usage)?,
+                UciPlayer::start(cmd, setup.clone(), limit, timeout).map_err(CliError::usage)?,
             ),
         })
     };
@@ -208,30 +227,14 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
     if let Some(e) = print_err {
         return Err(e);
     }
-    // Per engine: games, wins, draws, losses, forfeits (games lost by a protocol error).
-    let mut stats = [[0usize; 5]; 2];
-    for r in &records {
-        for (p, st) in stats.iter_mut().enumerate() {
-            st[0] += 1;
-            match r.winner() {
-                Some(w) if w == p => st[1] += 1,
-                Some(_) => {
-                    st[3] += 1;
-                    if r.result.reason == Reason::Forfeit {
-                        st[4] += 1;
-                    }
-                }
-                None => st[2] += 1,
-            }
-        }
-    }
-    let score = |s: &[usize; 5]| s[1] as f64 + s[2] as f64 / 2.0;
+    let stats = [Standing::of(&records, 0), Standing::of(&records, 1)];
     let text = if json {
         let rows: Vec<serde_json::Value> = (0..2)
             .map(|p| {
                 let s = &stats[p];
-                serde_json::json!({"engine": names[p], "games": s[0], "wins": s[1],
-                    "draws": s[2], "losses": s[3], "forfeits": s[4], "score": score(s)})
+                serde_json::json!({"engine": names[p], "games": s.games, "wins": s.wins,
+                    "draws": s.draws, "losses": s.losses, "forfeits": s.forfeits,
+                    "score": s.points(), "fraction": s.fraction(), "margin95": s.margin95()})
             })
             .collect();
         format!("{}\n", serde_json::json!({ "summary": rows }))
@@ -246,14 +249,26 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
                 t,
                 "{:<32} {:>6} {:>6} {:>6} {:>6} {:>7.1} {:>9}",
                 names[p],
-                s[0],
-                s[1],
-                s[2],
-                s[3],
-                score(s),
-                s[4]
+                s.games,
+                s.wins,
+                s.draws,
+                s.losses,
+                s.points(),
+                s.forfeits
             );
         }
+        let s = &stats[0];
+        let (f, m) = (s.fraction(), s.margin95());
+        let _ = writeln!(
+            t,
+            "{} scores {:.1} % +- {:.1} % (95 %), Elo difference {:+.0} ({:+.0} to {:+.0})",
+            names[0],
+            100.0 * f,
+            100.0 * m,
+            Standing::elo(f),
+            Standing::elo((f - m).max(0.0)),
+            Standing::elo((f + m).min(1.0))
+        );
         t
     };
     emit(&text)

@@ -65,11 +65,30 @@ pub fn split_command(command: &str) -> Vec<String> {
     words
 }
 
+/// How long a [`UciPlayer`] is asked to think for each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoLimit {
+    /// `go movetime MS`.
+    MoveTime(Duration),
+    /// `go nodes N`: the same search whatever the machine's load.
+    Nodes(u64),
+}
+
+impl GoLimit {
+    /// The `go` command.
+    pub fn command(self) -> String {
+        match self {
+            GoLimit::MoveTime(t) => format!("go movetime {}", t.as_millis()),
+            GoLimit::Nodes(n) => format!("go nodes {n}"),
+        }
+    }
+}
+
 /// A UCI engine in a child process.
 pub struct UciPlayer {
     command: String,
     setup: Vec<String>,
-    movetime: Duration,
+    limit: GoLimit,
     timeout: Duration,
     name: String,
     proc: Option<Proc>,
@@ -100,7 +119,7 @@ impl Drop for Proc {
 impl UciPlayer {
     /// Start `command` (split by [`split_command`]), handshake (`uci` … `uciok`, the `setup`
     /// lines such as `setoption ...`, `isready` … `readyok`). Moves are asked for with
-    /// `go movetime MS`; an answer must come within `timeout`.
+    /// `limit`'s `go` command; an answer must come within `timeout`.
     ///
     /// # Errors
     ///
@@ -109,13 +128,13 @@ impl UciPlayer {
     pub fn start(
         command: &str,
         setup: Vec<String>,
-        movetime: Duration,
+        limit: GoLimit,
         timeout: Duration,
     ) -> Result<UciPlayer, String> {
         let mut p = UciPlayer {
             command: command.to_string(),
             setup,
-            movetime,
+            limit,
             timeout,
             name: command.to_string(),
             proc: None,
@@ -248,7 +267,7 @@ impl Player for UciPlayer {
             cmd.push_str(" moves ");
             cmd.push_str(&moves.join(" "));
         }
-        let go = format!("go movetime {}", self.movetime.as_millis());
+        let go = self.limit.command();
         if let Err(e) = self.send(&cmd).and_then(|()| self.send(&go)) {
             return self.broken(e);
         }
@@ -416,6 +435,76 @@ impl GameRecord {
     }
 }
 
+/// One player's results over a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Standing {
+    /// Games played.
+    pub games: usize,
+    /// Games won.
+    pub wins: usize,
+    /// Games drawn.
+    pub draws: usize,
+    /// Games lost.
+    pub losses: usize,
+    /// Games lost by a protocol error (counted in `losses` too).
+    pub forfeits: usize,
+}
+
+impl Standing {
+    /// Player `p`'s standing over `records`.
+    pub fn of(records: &[GameRecord], p: usize) -> Standing {
+        let mut s = Standing::default();
+        for r in records {
+            s.games += 1;
+            match r.winner() {
+                Some(w) if w == p => s.wins += 1,
+                Some(_) => {
+                    s.losses += 1;
+                    if r.result.reason == Reason::Forfeit {
+                        s.forfeits += 1;
+                    }
+                }
+                None => s.draws += 1,
+            }
+        }
+        s
+    }
+
+    /// Points: a win 1, a draw 1/2.
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + self.draws as f64 / 2.0
+    }
+
+    /// The share of the points, 0 to 1 (0.5 without games).
+    pub fn fraction(&self) -> f64 {
+        if self.games == 0 {
+            0.5
+        } else {
+            self.points() / self.games as f64
+        }
+    }
+
+    /// Half the width of the score's 95 % confidence interval (normal approximation over
+    /// the games' results 0, 1/2, 1), as a fraction.
+    pub fn margin95(&self) -> f64 {
+        if self.games < 2 {
+            return 0.5;
+        }
+        let n = self.games as f64;
+        let p = self.fraction();
+        let var = (self.wins as f64 * (1.0 - p).powi(2)
+            + self.draws as f64 * (0.5 - p).powi(2)
+            + self.losses as f64 * p.powi(2))
+            / n;
+        1.96 * (var / n).sqrt()
+    }
+
+    /// The Elo difference a share `fraction` stands for (infinite at 0 and 1).
+    pub fn elo(fraction: f64) -> f64 {
+        -400.0 * (1.0 / fraction - 1.0).log10()
+    }
+}
+
 /// The start of game `k` (0-based) and whether player 0 has white.
 pub fn schedule(config: &MatchConfig, k: usize) -> (usize, bool) {
     let n = config.starts.len().max(1);
@@ -565,5 +654,24 @@ mod tests {
         // Greedy beats random most of the time.
         let greedy_wins = recs.iter().filter(|r| r.winner() == Some(1)).count();
         assert!(greedy_wins >= 3, "{recs:?}");
+    }
+
+    #[test]
+    fn standings_and_margins() {
+        let s = Standing {
+            games: 200,
+            wins: 70,
+            draws: 100,
+            losses: 30,
+            forfeits: 0,
+        };
+        assert_eq!(s.points(), 120.0);
+        assert!((s.fraction() - 0.6).abs() < 1e-12);
+        // var = (70 * 0.16 + 100 * 0.01 + 30 * 0.36) / 200 = 0.115
+        let want = 1.96 * (0.115f64 / 200.0).sqrt();
+        assert!((s.margin95() - want).abs() < 1e-12, "{}", s.margin95());
+        assert!((Standing::elo(0.5)).abs() < 1e-9);
+        assert!((Standing::elo(0.6) - 70.437).abs() < 1e-3);
+        assert!(Standing::elo(0.4) < 0.0);
     }
 }
