@@ -43,6 +43,9 @@ pub const CLOSED_MILL: i32 = 8;
 pub const MOBILITY: i32 = 4;
 /// Bonus when the opponent slides and has no slide.
 pub const BLOCKED: i32 = 250;
+/// Penalty of a side that slides (or will) with 0, 1, 2, 3, 4 slides: the danger of being
+/// blocked grows faster than its mobility falls.
+pub const CRAMPED: [i32; 5] = [90, 55, 30, 15, 5];
 /// Bonus of the side to move.
 pub const TEMPO: i32 = 5;
 
@@ -129,6 +132,12 @@ fn slides(variant: &Variant, mine: Bits, empty: Bits) -> i32 {
         .sum()
 }
 
+/// The [`CRAMPED`] penalty of a side with `slides` slides.
+#[inline]
+fn cramped(slides: i32) -> i32 {
+    CRAMPED.get(slides as usize).copied().unwrap_or(0)
+}
+
 /// Does side `c` (by index) move by sliding (nothing in hand, not flying)?
 #[inline]
 fn slides_only(variant: &Variant, pos: &Position, c: usize) -> bool {
@@ -174,11 +183,12 @@ pub fn evaluate(variant: &Variant, pos: &Position) -> i32 {
     let empty = pos.empty(variant);
     let mut mobility = 0;
     if will_slide(variant, pos, me) {
-        mobility += slides(variant, us, empty) * MOBILITY;
+        let ours = slides(variant, us, empty);
+        mobility += ours * MOBILITY - cramped(ours);
     }
     if will_slide(variant, pos, op) {
         let theirs = slides(variant, them, empty);
-        mobility -= theirs * MOBILITY;
+        mobility -= theirs * MOBILITY - cramped(theirs);
         if theirs == 0 && slides_only(variant, pos, op) && variant.stalemate == Stalemate::Loss {
             mobility += BLOCKED;
         }

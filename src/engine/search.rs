@@ -32,7 +32,7 @@ use super::oracle::Oracle;
 use super::tt::{Bound, TranspositionTable, hash};
 use crate::game::movegen::{Convention, Outcome, legal_moves, outcome, play};
 use crate::game::position::{Move, Position};
-use crate::game::rules::{NO_SQUARE, Variant};
+use crate::game::rules::{Bits, NO_SQUARE, Variant};
 use crate::game::value::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -48,6 +48,11 @@ const MAX_PLY: usize = 128;
 /// Plies of removals the quiescence search plays at most.
 const QUIESCENCE_PLIES: u32 = 4;
 const INF: i32 = MATE + 1;
+/// Late move reductions: quiet moves from this index on (0-based, after the table move,
+/// removals and killers) are searched one ply shallower first ...
+const LMR_FIRST_MOVE: usize = 3;
+/// ... at nodes of at least this depth.
+const LMR_MIN_DEPTH: i32 = 3;
 
 /// The score of a table value at `ply` plies from the root.
 pub fn value_score(value: Value, ply: usize) -> i32 {
@@ -240,6 +245,26 @@ impl Searcher<'_> {
         moves.sort_by_cached_key(|m| std::cmp::Reverse(key(m)));
     }
 
+    /// The score of `child` (a successor of `pos`) for the side to move at `pos`, searched to
+    /// `depth` within (alpha, beta) of that side.
+    #[allow(clippy::too_many_arguments)]
+    fn child_score(
+        &mut self,
+        pos: &Position,
+        child: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        counter: u32,
+    ) -> i32 {
+        if child.to_move == pos.to_move {
+            self.alphabeta(child, depth, alpha, beta, ply + 1, counter)
+        } else {
+            -self.alphabeta(child, depth, -beta, -alpha, ply + 1, counter)
+        }
+    }
+
     fn alphabeta(
         &mut self,
         pos: &Position,
@@ -275,18 +300,48 @@ impl Searcher<'_> {
                 return s;
             }
         }
-        self.order(pos, &mut moves, hit.and_then(|x| x.mv), ply);
+        let first = hit.and_then(|x| x.mv);
+        self.order(pos, &mut moves, first, ply);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_mv = None;
+        let us = pos.us();
+        let them = pos.them();
+        let their_threats = mill_threats(self.v, them, us);
+        let our_threats = mill_threats(self.v, us, them);
+        let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
         self.path.push(h);
-        for &mv in &moves {
+        for (i, &mv) in moves.iter().enumerate() {
             let child = play(self.v, pos, mv);
             let c = counter_after(counter, pos, &child);
-            let s = if child.to_move == pos.to_move {
-                self.alphabeta(&child, depth - 1, alpha, beta, ply + 1, c)
+            let s = if i == 0 {
+                self.child_score(pos, &child, depth - 1, alpha, beta, ply, c)
             } else {
-                -self.alphabeta(&child, depth - 1, -beta, -alpha, ply + 1, c)
+                // Principal variation search: a null window around alpha first, late quiet
+                // moves at a reduced depth; a move that beats alpha is searched again.
+                let quiet = !mv.removes()
+                    && Some(mv) != first
+                    && !killers.contains(&Some(mv))
+                    && mv.to != NO_SQUARE
+                    && their_threats & (1 << mv.to) == 0
+                    && !makes_threat(self.v, us, them, our_threats, mv);
+                let r = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_FIRST_MOVE {
+                    if depth >= 5 && i >= 2 * LMR_FIRST_MOVE + 2 {
+                        2
+                    } else {
+                        1
+                    }
+                } else {
+                    0
+                };
+                let mut s = self.child_score(pos, &child, depth - 1 - r, alpha, alpha + 1, ply, c);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = self.child_score(pos, &child, depth - 1, alpha, alpha + 1, ply, c);
+                }
+                if s > alpha && s < beta && !self.aborted {
+                    s = self.child_score(pos, &child, depth - 1, alpha, beta, ply, c);
+                }
+                s
             };
             if self.aborted {
                 self.path.pop();
@@ -422,6 +477,18 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// Does the quiet move `mv` give `us` a line with two stones and the third point empty that
+/// it did not have (`our_threats`: the empty points of such lines before)?
+fn makes_threat(v: &Variant, us: Bits, them: Bits, our_threats: Bits, mv: Move) -> bool {
+    let from = if mv.from == NO_SQUARE {
+        0
+    } else {
+        1 << mv.from
+    };
+    let after = (us & !from) | 1 << mv.to;
+    mill_threats(v, after, them) & !our_threats != 0
 }
 
 /// Search `input.root` (which must have a legal move) by iterative deepening until the
