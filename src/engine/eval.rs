@@ -6,17 +6,12 @@
 //! * **Material** — stones on the board plus in hand, [`STONE`] each. A side with fewer than
 //!   three has lost; the search scores that exactly, never through this function.
 //! * **Potential mills** — lines of a mill with two own stones and the third point empty,
-//!   [`POTENTIAL_MILL`] each, [`CLOSABLE_MILL`] more when the side can fill that point with
-//!   its next action ([`closable_threats`]: by placing, flying, or sliding a stone from
-//!   outside the line).
-//! * **Hanging threats** — the side not to move threatens to close a mill at more points than
-//!   the side to move can fill with one action (or at one it cannot reach): [`HANGING`] for
-//!   it. The search's leaves are quiet for the side to move (its own mills are played out by
-//!   the quiescence search), so this is the stone it is about to lose.
+//!   [`POTENTIAL_MILL`] each: a mill that can be closed by one placement, slide or fly.
 //! * **Closed mills** — [`CLOSED_MILL`] each (a mill that can be opened and closed again).
 //! * **Mobility** — for a side that slides or will slide once its stones in hand are placed
 //!   (more stones than the flying count), [`MOBILITY`] per slide of its stones on the board
-//!   (in the placing phase this counts the room its stones will have); a sliding opponent
+//!   (in the placing phase this counts the room its stones will have), less [`CRAMPED`]
+//!   when it has four slides or fewer (being blocked loses); a sliding opponent
 //!   (nothing in hand) with no slide at all, who would lose if it were to move now (only under
 //!   `stalemate=loss`; the other stalemate rules draw, pass or remove instead), adds
 //!   [`BLOCKED`]. Flying follows the variant's `fly` option.
@@ -33,19 +28,15 @@ use crate::game::rules::{Bits, Stalemate, Variant, points};
 pub const STONE: i32 = 100;
 /// Value of a line with two own stones and the third point empty.
 pub const POTENTIAL_MILL: i32 = 18;
-/// Extra value of a potential mill whose empty point the side can fill next.
-pub const CLOSABLE_MILL: i32 = 14;
-/// Value of a mill threat of the side not to move that the side to move cannot stop.
-pub const HANGING: i32 = 60;
 /// Value of a closed mill.
 pub const CLOSED_MILL: i32 = 8;
 /// Value of one legal slide of a sliding side.
-pub const MOBILITY: i32 = 4;
+pub const MOBILITY: i32 = 8;
 /// Bonus when the opponent slides and has no slide.
 pub const BLOCKED: i32 = 250;
-/// Penalty of a side that slides (or will) with 0, 1, 2, 3, 4 slides: the danger of being
-/// blocked grows faster than its mobility falls.
-pub const CRAMPED: [i32; 5] = [90, 55, 30, 15, 5];
+/// Penalty of a sliding side (or one that will slide) with 0, 1, 2, 3 or 4 slides: the
+/// danger of being blocked grows faster than its mobility falls.
+pub const CRAMPED: [i32; 5] = [160, 100, 55, 25, 10];
 /// Bonus of the side to move.
 pub const TEMPO: i32 = 5;
 
@@ -71,56 +62,6 @@ pub fn mill_threats(variant: &Variant, mine: Bits, theirs: Bits) -> Bits {
             acc
         }
     })
-}
-
-/// The empty points where side `c` (by index) can close a mill with its next action: a
-/// line with two of its stones and the third point empty, which it can fill by placing (a
-/// stone in hand), flying (any of its stones outside the line) or sliding (one of its stones
-/// outside the line, next to the point).
-pub fn closable_threats(variant: &Variant, pos: &Position, c: usize) -> Bits {
-    let board = variant.board();
-    let mine = pos.stones[c];
-    let theirs = pos.stones[1 - c];
-    let empty = pos.empty(variant);
-    let hand = pos.in_hand[c];
-    let places = hand > 0;
-    let flies = variant.flies(mine.count_ones() as u8, hand);
-    let moves = variant.may_move(hand);
-    board.mills().iter().fold(0, |acc, &m| {
-        let point = m & !mine;
-        if (m & mine).count_ones() != 2 || m & theirs != 0 || point & empty == 0 {
-            return acc;
-        }
-        let others = mine & !m;
-        let p = point.trailing_zeros() as u8;
-        if places || (moves && flies && others != 0) || (moves && board.adjacent(p) & others != 0) {
-            acc | point
-        } else {
-            acc
-        }
-    })
-}
-
-/// The points of `targets` that side `c` (by index) can fill with its next action.
-fn reachable(variant: &Variant, pos: &Position, c: usize, targets: Bits) -> Bits {
-    let mine = pos.stones[c];
-    let hand = pos.in_hand[c];
-    if hand > 0 || (variant.may_move(hand) && variant.flies(mine.count_ones() as u8, hand)) {
-        return targets;
-    }
-    let board = variant.board();
-    points(targets)
-        .filter(|&p| board.adjacent(p) & mine != 0)
-        .fold(0, |acc, p| acc | 1 << p)
-}
-
-/// Does the side not to move threaten to close a mill at more points than the side to move
-/// can fill with one action (one point, if it can reach any of them)?
-pub fn hanging_threat(variant: &Variant, pos: &Position) -> bool {
-    let me = pos.to_move.index();
-    let theirs = closable_threats(variant, pos, 1 - me);
-    let blockable = reachable(variant, pos, me, theirs) != 0;
-    theirs.count_ones() > u32::from(blockable)
 }
 
 /// Number of legal slides of the stones `mine` (with `empty` the empty points).
@@ -162,15 +103,6 @@ pub fn evaluate(variant: &Variant, pos: &Position) -> i32 {
         (i32::from(pos.total(pos.to_move)) - i32::from(pos.total(pos.to_move.other()))) * STONE;
     let potential =
         (potential_mills(variant, us, them) - potential_mills(variant, them, us)) * POTENTIAL_MILL;
-    let our_threats = closable_threats(variant, pos, me);
-    let their_threats = closable_threats(variant, pos, op);
-    let closable =
-        (our_threats.count_ones() as i32 - their_threats.count_ones() as i32) * CLOSABLE_MILL;
-    let hanging = if hanging_threat(variant, pos) {
-        -HANGING
-    } else {
-        0
-    };
     let closed = |set: Bits| {
         variant
             .board()
@@ -193,7 +125,7 @@ pub fn evaluate(variant: &Variant, pos: &Position) -> i32 {
             mobility += BLOCKED;
         }
     }
-    material + potential + closable + hanging + mills + mobility + TEMPO
+    material + potential + mills + mobility + TEMPO
 }
 
 #[cfg(test)]
@@ -214,11 +146,8 @@ mod tests {
         )
         .unwrap();
         // Mobility counts in the placing phase: white's d7 and g7 have 3 free neighbours,
-        // black's b2 has 2. White can place on a7 next.
-        assert_eq!(
-            evaluate(&v, &pos),
-            POTENTIAL_MILL + CLOSABLE_MILL + MOBILITY + TEMPO
-        );
+        // black's b2 has 2.
+        assert_eq!(evaluate(&v, &pos), POTENTIAL_MILL + MOBILITY + TEMPO);
         let a7 = v.board().point("a7").unwrap();
         assert_eq!(mill_threats(&v, pos.stones[0], pos.stones[1]), 1 << a7);
         // One stone more is worth a stone.
@@ -229,79 +158,8 @@ mod tests {
         .unwrap();
         assert_eq!(
             evaluate(&v, &pos),
-            STONE + POTENTIAL_MILL + CLOSABLE_MILL + MOBILITY + TEMPO
+            STONE + POTENTIAL_MILL + MOBILITY + TEMPO
         );
-    }
-
-    fn set(v: &Variant, names: &[&str]) -> Bits {
-        names
-            .iter()
-            .fold(0, |a, n| a | 1 << v.board().point(n).unwrap())
-    }
-
-    #[test]
-    fn closable_threats_follow_how_a_side_moves() {
-        let v = Variant::standard();
-        // Moving phase: white a7, d7 (g7 empty) with g4 next to g7: closable by g4-g7; with
-        // b2 instead (not next to g7) it is not.
-        let moving = |white: &[&str], black: &[&str]| Position {
-            stones: [set(&v, white), set(&v, black)],
-            in_hand: [0, 0],
-            ..Position::start(&v)
-        };
-        let pos = moving(&["a7", "d7", "g4", "b4"], &["a1", "d1", "f2", "b6"]);
-        assert_eq!(closable_threats(&v, &pos, 0), set(&v, &["g7"]));
-        let pos = moving(&["a7", "d7", "b2", "b4"], &["a1", "d1", "f2", "b6"]);
-        assert_eq!(closable_threats(&v, &pos, 0), 0);
-        // Black a1, d1 with g1 empty: its f2 is not next to g1, b6 neither.
-        assert_eq!(closable_threats(&v, &pos, 1), 0);
-        // Three stones fly: any stone outside the line fills the point.
-        let pos = moving(&["a7", "d7", "b2"], &["a1", "d1", "f2", "b6"]);
-        assert_eq!(closable_threats(&v, &pos, 0), set(&v, &["g7"]));
-        // Placing: a stone in hand fills any point.
-        let pos = Position {
-            in_hand: [1, 1],
-            ..moving(&["a7", "d7", "b2", "b4"], &["a1", "d1", "f2", "b6"])
-        };
-        assert_eq!(closable_threats(&v, &pos, 1), set(&v, &["g1"]));
-    }
-
-    #[test]
-    fn two_threats_hang() {
-        let v = Variant::standard();
-        // Placing, white to move: black threatens g7 (a7, d7) and g1 (a1, d1). White fills
-        // one of them; the other hangs. With one threat nothing hangs.
-        let pos = |black: &[&str]| Position {
-            stones: [set(&v, &["b2", "f6"]), set(&v, black)],
-            in_hand: [7, 5],
-            ..Position::start(&v)
-        };
-        let two = pos(&["a7", "d7", "a1", "d1"]);
-        assert!(hanging_threat(&v, &two));
-        let one = pos(&["a7", "d7", "b4", "f2"]);
-        assert!(!hanging_threat(&v, &one));
-        // Moving phase: one threat that white cannot reach hangs. Black a7, d7 and g4 next
-        // to g7; white's stones are nowhere near g7.
-        let far = Position {
-            stones: [
-                set(&v, &["b2", "d2", "a1", "c3"]),
-                set(&v, &["a7", "d7", "g4", "f2"]),
-            ],
-            in_hand: [0, 0],
-            ..Position::start(&v)
-        };
-        assert!(hanging_threat(&v, &far));
-        // Black d7, d6 threaten d5 (by e5-d5); white's c5 is next to d5 and blocks it.
-        let near = Position {
-            stones: [
-                set(&v, &["c5", "b2", "a1", "g1"]),
-                set(&v, &["d7", "d6", "e5", "f2"]),
-            ],
-            in_hand: [0, 0],
-            ..Position::start(&v)
-        };
-        assert_eq!(closable_threats(&v, &near, 1), set(&v, &["d5"]));
-        assert!(!hanging_threat(&v, &near));
     }
 
     #[test]

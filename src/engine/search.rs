@@ -48,6 +48,10 @@ const MAX_PLY: usize = 128;
 /// Plies of removals the quiescence search plays at most.
 const QUIESCENCE_PLIES: u32 = 4;
 const INF: i32 = MATE + 1;
+/// Null move pruning at nodes of at least this depth ...
+const NULL_MOVE_MIN_DEPTH: i32 = 3;
+/// ... searching the pass this much shallower.
+const NULL_MOVE_REDUCTION: i32 = 2;
 /// Late move reductions: quiet moves from this index on (0-based, after the table move,
 /// removals and killers) are searched one ply shallower first ...
 const LMR_FIRST_MOVE: usize = 3;
@@ -298,6 +302,37 @@ impl Searcher<'_> {
                     self.inexact += 1;
                 }
                 return s;
+            }
+        }
+        // Null move pruning in the placing phase (no zugzwang there: both sides still place):
+        // if passing the turn still scores at least beta at a reduced depth, cut.
+        if depth >= NULL_MOVE_MIN_DEPTH
+            && beta - alpha == 1
+            && beta.abs() < DECIDED
+            && pos.in_hand[0] > 0
+            && pos.in_hand[1] > 0
+            && !pos.again
+            && evaluate(self.v, pos) >= beta
+        {
+            let null = Position {
+                to_move: pos.to_move.other(),
+                ..*pos
+            };
+            self.path.push(h);
+            let s = -self.alphabeta(
+                &null,
+                depth - 1 - NULL_MOVE_REDUCTION,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                counter,
+            );
+            self.path.pop();
+            if self.aborted {
+                return 0;
+            }
+            if s >= beta {
+                return if s > DECIDED { beta } else { s };
             }
         }
         let first = hit.and_then(|x| x.mv);

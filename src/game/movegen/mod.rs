@@ -171,7 +171,7 @@ pub fn outcome(v: &Variant, pos: &Position) -> Option<Outcome> {
 /// several mills under `multiple-removals` carry every removal in the combined convention,
 /// one per set of removed stones.
 pub fn legal_moves(v: &Variant, pos: &Position, conv: Convention) -> Vec<Move> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(32);
     if pos.too_few(Color::White) || pos.too_few(Color::Black) {
         return out;
     }
