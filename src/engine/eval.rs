@@ -146,8 +146,12 @@ mod tests {
         )
         .unwrap();
         // Mobility counts in the placing phase: white's d7 and g7 have 3 free neighbours,
-        // black's b2 has 2.
-        assert_eq!(evaluate(&v, &pos), POTENTIAL_MILL + MOBILITY + TEMPO);
+        // black's b2 has 2; both are cramped, black more.
+        let cramp = CRAMPED[2] - CRAMPED[3];
+        assert_eq!(
+            evaluate(&v, &pos),
+            POTENTIAL_MILL + MOBILITY + cramp + TEMPO
+        );
         let a7 = v.board().point("a7").unwrap();
         assert_eq!(mill_threats(&v, pos.stones[0], pos.stones[1]), 1 << a7);
         // One stone more is worth a stone.
@@ -158,7 +162,37 @@ mod tests {
         .unwrap();
         assert_eq!(
             evaluate(&v, &pos),
-            STONE + POTENTIAL_MILL + MOBILITY + TEMPO
+            STONE + POTENTIAL_MILL + MOBILITY + cramp + TEMPO
+        );
+    }
+
+    #[test]
+    fn a_cramped_side_pays_more_than_its_lost_slides() {
+        // The penalty falls with every slide, and faster than MOBILITY per slide near zero.
+        for n in 0..CRAMPED.len() - 1 {
+            assert!(CRAMPED[n] > CRAMPED[n + 1]);
+        }
+        assert!(CRAMPED[0] - CRAMPED[1] > MOBILITY);
+        assert_eq!(cramped(CRAMPED.len() as i32), 0);
+        // Black's only stone b2 (both sides will slide): with d2 and b4 free it has two
+        // slides; with white on d2 one. The evaluation for white rises by the lost slide and
+        // the extra cramp.
+        let v = Variant::standard();
+        let free = parse_position(
+            &v,
+            "********/*****@**/OO****** w p p 2 7 1 8 0 0 0 0 0 0 0 0 1",
+        )
+        .unwrap();
+        let d2 = v.board().point("d2").unwrap();
+        let mut boxed = free;
+        boxed.stones[0] |= 1 << d2;
+        boxed.in_hand[0] -= 1;
+        let gain = evaluate(&v, &boxed) - evaluate(&v, &free);
+        let d2_slides = slides(&v, 1 << d2, boxed.empty(&v));
+        assert_eq!(
+            gain,
+            MOBILITY * (1 + d2_slides) + CRAMPED[1] - CRAMPED[2] - cramped(3 + d2_slides)
+                + CRAMPED[3]
         );
     }
 
