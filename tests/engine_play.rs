@@ -268,3 +268,40 @@ fn zero_games_is_a_usage_error() {
     );
     assert!(out.stdout.is_empty(), "no game played: {out:?}");
 }
+
+#[test]
+fn node_budgets_replay_the_same_games() {
+    // `go nodes N` does not depend on the machine's load: the same match twice gives the same
+    // moves.
+    let none = tempfile::tempdir().unwrap();
+    let engine = engine_cmd(none.path());
+    let args = [
+        "--engine",
+        &engine,
+        "--engine",
+        "builtin:greedy",
+        "--nodes",
+        "300",
+        "--games",
+        "2",
+    ];
+    let moves = |games: &[serde_json::Value]| -> Vec<serde_json::Value> {
+        games.iter().map(|g| g["moves"].clone()).collect()
+    };
+    let first = run_match(&args, &[]);
+    let second = run_match(&args, &[]);
+    assert_eq!(first.len(), 2);
+    assert_eq!(moves(&first), moves(&second));
+    for g in &first {
+        assert_eq!(replayed_result(g), g["reason"].as_str().unwrap());
+    }
+    let out = Command::new(BIN)
+        .args(["match", "--engine", "builtin:random", "--nodes", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "millbase: error: --nodes must be at least 1\n"
+    );
+}

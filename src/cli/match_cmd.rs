@@ -258,17 +258,25 @@ pub fn run_match_cmd(args: &MatchArgs) -> Result<(), CliError> {
             );
         }
         let s = &stats[0];
-        let (f, m) = (s.fraction(), s.margin95());
-        let _ = writeln!(
-            t,
-            "{} scores {:.1} % +- {:.1} % (95 %), Elo difference {:+.0} ({:+.0} to {:+.0})",
-            names[0],
-            100.0 * f,
-            100.0 * m,
-            Standing::elo(f),
-            Standing::elo((f - m).max(0.0)),
-            Standing::elo((f + m).min(1.0))
-        );
+        let f = s.fraction();
+        let _ = match s.margin95() {
+            Some(m) => writeln!(
+                t,
+                "{} scores {:.1} % +- {:.1} % (95 %), Elo difference {:+.0} ({:+.0} to {:+.0})",
+                names[0],
+                100.0 * f,
+                100.0 * m,
+                Standing::elo(f),
+                Standing::elo((f - m).max(0.0)),
+                Standing::elo((f + m).min(1.0))
+            ),
+            None => writeln!(
+                t,
+                "{} scores {:.1} % (no error margin: too few games, or all ended alike)",
+                names[0],
+                100.0 * f
+            ),
+        };
         t
     };
     emit(&text)

@@ -485,18 +485,16 @@ impl Standing {
     }
 
     /// Half the width of the score's 95 % confidence interval (normal approximation over
-    /// the games' results 0, 1/2, 1), as a fraction.
-    pub fn margin95(&self) -> f64 {
-        if self.games < 2 {
-            return 0.5;
-        }
+    /// the games' results 0, 1/2, 1), as a fraction; `None` with fewer than two games or when
+    /// every game ended alike (the approximation needs results that differ).
+    pub fn margin95(&self) -> Option<f64> {
         let n = self.games as f64;
         let p = self.fraction();
         let var = (self.wins as f64 * (1.0 - p).powi(2)
             + self.draws as f64 * (0.5 - p).powi(2)
             + self.losses as f64 * p.powi(2))
-            / n;
-        1.96 * (var / n).sqrt()
+            / n.max(1.0);
+        (self.games >= 2 && var > 0.0).then(|| 1.96 * (var / n).sqrt())
     }
 
     /// The Elo difference a share `fraction` stands for (infinite at 0 and 1).
@@ -669,7 +667,16 @@ mod tests {
         assert!((s.fraction() - 0.6).abs() < 1e-12);
         // var = (70 * 0.16 + 100 * 0.01 + 30 * 0.36) / 200 = 0.115
         let want = 1.96 * (0.115f64 / 200.0).sqrt();
-        assert!((s.margin95() - want).abs() < 1e-12, "{}", s.margin95());
+        let m = s.margin95().unwrap();
+        assert!((m - want).abs() < 1e-12, "{m}");
+        let alike = Standing {
+            games: 2,
+            wins: 2,
+            draws: 0,
+            losses: 0,
+            forfeits: 0,
+        };
+        assert_eq!(alike.margin95(), None);
         assert!((Standing::elo(0.5)).abs() < 1e-9);
         assert!((Standing::elo(0.6) - 70.437).abs() < 1e-3);
         assert!(Standing::elo(0.4) < 0.0);
