@@ -167,41 +167,55 @@ impl Searcher<'_> {
         counter: u32,
         h: u64,
     ) -> Result<Vec<Move>, i32> {
+        match self.decided(pos, ply, counter, h) {
+            Some(score) => Err(score),
+            None => self.moves_at(pos, ply),
+        }
+    }
+
+    /// A node's score when it needs no search: limits reached, the N-move rule, a repetition,
+    /// a finished game, a table value.
+    fn decided(&mut self, pos: &Position, ply: usize, counter: u32, h: u64) -> Option<i32> {
         self.nodes += 1;
         if self.nodes & 255 == 0 {
             self.check_limits();
         }
         if self.aborted {
-            return Err(0);
+            return Some(0);
         }
         if !pos.pending_removal() && self.rules.limit(self.v, pos).draws_at(counter) {
-            return Err(0);
+            return Some(0);
         }
         if self.repeats(h, counter) {
             self.inexact += 1;
-            return Err(0);
+            return Some(0);
         }
         match outcome(self.v, pos) {
-            Some(Outcome::Loss) => return Err(-(MATE - ply as i32)),
-            Some(Outcome::Win) => return Err(MATE - ply as i32),
-            Some(Outcome::Draw) => return Err(0),
+            Some(Outcome::Loss) => return Some(-(MATE - ply as i32)),
+            Some(Outcome::Win) => return Some(MATE - ply as i32),
+            Some(Outcome::Draw) => return Some(0),
             None => {}
         }
         if let Some(o) = self.oracle
             && !pos.pending_removal()
             && let Some(v) = o.sector_value(pos, counter)
         {
-            return Err(value_score(v, ply));
+            return Some(value_score(v, ply));
         }
+        if ply >= MAX_PLY - 1 {
+            self.inexact += 1;
+            return Some(evaluate(self.v, pos));
+        }
+        None
+    }
+
+    /// The legal moves of a node not decided, or its score if it has none.
+    fn moves_at(&mut self, pos: &Position, ply: usize) -> Result<Vec<Move>, i32> {
         let moves = legal_moves(self.v, pos, Convention::Combined);
         if moves.is_empty() {
             // Not over by `outcome` yet without a move: cannot happen under the rules; a
             // loss, as a blocked side's.
             return Err(-(MATE - ply as i32));
-        }
-        if ply >= MAX_PLY - 1 {
-            self.inexact += 1;
-            return Err(evaluate(self.v, pos));
         }
         Ok(moves)
     }
@@ -279,12 +293,14 @@ impl Searcher<'_> {
         counter: u32,
     ) -> i32 {
         let h = hash(pos);
-        let mut moves = match self.prelude(pos, ply, counter, h) {
-            Ok(m) => m,
-            Err(score) => return score,
-        };
+        if let Some(score) = self.decided(pos, ply, counter, h) {
+            return score;
+        }
         if depth <= 0 {
-            return self.quiesce(pos, moves, alpha, beta, ply, counter, 0);
+            return match self.moves_at(pos, ply) {
+                Ok(moves) => self.quiesce(pos, moves, alpha, beta, ply, counter, 0),
+                Err(score) => score,
+            };
         }
         let hit = self.tt.probe(h);
         if let Some(hit) = hit
@@ -335,6 +351,10 @@ impl Searcher<'_> {
                 return if s > DECIDED { beta } else { s };
             }
         }
+        let mut moves = match self.moves_at(pos, ply) {
+            Ok(moves) => moves,
+            Err(score) => return score,
+        };
         let first = hit.and_then(|x| x.mv);
         self.order(pos, &mut moves, first, ply);
         let alpha0 = alpha;
