@@ -159,20 +159,6 @@ impl Searcher<'_> {
         self.path[n - back..].contains(&h)
     }
 
-    /// Everything before searching a node's moves: a decided score, or the legal moves.
-    fn prelude(
-        &mut self,
-        pos: &Position,
-        ply: usize,
-        counter: u32,
-        h: u64,
-    ) -> Result<Vec<Move>, i32> {
-        match self.decided(pos, ply, counter, h) {
-            Some(score) => Err(score),
-            None => self.moves_at(pos, ply),
-        }
-    }
-
     /// A node's score when it needs no search: limits reached, the N-move rule, a repetition,
     /// a finished game, a table value.
     fn decided(&mut self, pos: &Position, ply: usize, counter: u32, h: u64) -> Option<i32> {
@@ -297,10 +283,7 @@ impl Searcher<'_> {
             return score;
         }
         if depth <= 0 {
-            return match self.moves_at(pos, ply) {
-                Ok(moves) => self.quiesce(pos, moves, alpha, beta, ply, counter, 0),
-                Err(score) => score,
-            };
+            return self.quiesce(pos, alpha, beta, ply, counter, 0);
         }
         let hit = self.tt.probe(h);
         if let Some(hit) = hit
@@ -441,7 +424,6 @@ impl Searcher<'_> {
     fn quiesce(
         &mut self,
         pos: &Position,
-        moves: Vec<Move>,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -453,6 +435,11 @@ impl Searcher<'_> {
         if stand >= beta || qply >= QUIESCENCE_PLIES {
             return stand;
         }
+        // Moves only past the stand-pat cut (a position without a move is over by `outcome`).
+        let moves = match self.moves_at(pos, ply) {
+            Ok(moves) => moves,
+            Err(score) => return score,
+        };
         let mut best = stand;
         alpha = alpha.max(stand);
         let h = hash(pos);
@@ -462,14 +449,14 @@ impl Searcher<'_> {
             let c = counter_after(counter, pos, &child);
             let hc = hash(&child);
             let s = if child.to_move == pos.to_move {
-                match self.prelude(&child, ply + 1, c, hc) {
-                    Err(score) => score,
-                    Ok(cm) => self.quiesce(&child, cm, alpha, beta, ply + 1, c, qply + 1),
+                match self.decided(&child, ply + 1, c, hc) {
+                    Some(score) => score,
+                    None => self.quiesce(&child, alpha, beta, ply + 1, c, qply + 1),
                 }
             } else {
-                match self.prelude(&child, ply + 1, c, hc) {
-                    Err(score) => -score,
-                    Ok(cm) => -self.quiesce(&child, cm, -beta, -alpha, ply + 1, c, qply + 1),
+                match self.decided(&child, ply + 1, c, hc) {
+                    Some(score) => -score,
+                    None => -self.quiesce(&child, -beta, -alpha, ply + 1, c, qply + 1),
                 }
             };
             if self.aborted {
