@@ -339,7 +339,18 @@ impl Searcher<'_> {
             Err(score) => return score,
         };
         let first = hit.and_then(|x| x.mv);
-        self.order(pos, &mut moves, first, ply);
+        // The table's move first; the others are ordered only if it does not cut (the same
+        // order as sorting them all: the rest keep their generated order before sorting).
+        let lazy = match first.and_then(|f| moves.iter().position(|&m| m == f)) {
+            Some(k) => {
+                moves[..=k].rotate_right(1);
+                true
+            }
+            None => {
+                self.order(pos, &mut moves, None, ply);
+                false
+            }
+        };
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_mv = None;
@@ -349,7 +360,11 @@ impl Searcher<'_> {
         let our_threats = mill_threats(self.v, us, them);
         let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
         self.path.push(h);
-        for (i, &mv) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            if i == 1 && lazy {
+                self.order(pos, &mut moves[1..], None, ply);
+            }
+            let mv = moves[i];
             let child = play(self.v, pos, mv);
             let c = counter_after(counter, pos, &child);
             let s = if i == 0 {
