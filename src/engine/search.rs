@@ -1,6 +1,7 @@
 //! Alpha-beta search where the tables end: iterative deepening, a transposition table, move
-//! ordering (table move, removals, killer moves, history, mill threats), a quiescence search
-//! over removals, and time control.
+//! ordering (table move, removals, killer moves, history, mill threats), principal variation
+//! search with late move reductions, null move pruning while both sides place, a quiescence
+//! search over removals, and time control.
 //!
 //! Moves are searched in the combined convention (a move with its removal is one ply). At
 //! every node below the root:
