@@ -340,8 +340,8 @@ impl Searcher<'_> {
             Err(score) => return score,
         };
         let first = hit.and_then(|x| x.mv);
-        // The table's move first; the others are ordered only if it does not cut (the same
-        // order as sorting them all: the rest keep their generated order before sorting).
+        // The table's move first; the others are ordered only if it does not cut (then with
+        // the killers and history its search left).
         let lazy = match first.and_then(|f| moves.iter().position(|&m| m == f)) {
             Some(k) => {
                 moves[..=k].rotate_right(1);
