@@ -255,18 +255,24 @@ fn complete_games_from_the_empty_board() {
     }
 }
 
-#[test]
-fn zero_games_is_a_usage_error() {
+/// `millbase match --engine builtin:random` with `args` exits 2 with `message`, no game played.
+fn assert_match_usage_error(args: &[&str], message: &str) {
     let out = Command::new(BIN)
-        .args(["match", "--engine", "builtin:random", "--games", "0"])
+        .args(["match", "--engine", "builtin:random"])
+        .args(args)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "millbase: error: --games must be at least 1\n"
+        format!("millbase: error: {message}\n")
     );
     assert!(out.stdout.is_empty(), "no game played: {out:?}");
+}
+
+#[test]
+fn zero_games_is_a_usage_error() {
+    assert_match_usage_error(&["--games", "0"], "--games must be at least 1");
 }
 
 #[test]
@@ -295,13 +301,5 @@ fn node_budgets_replay_the_same_games() {
     for g in &first {
         assert_eq!(replayed_result(g), g["reason"].as_str().unwrap());
     }
-    let out = Command::new(BIN)
-        .args(["match", "--engine", "builtin:random", "--nodes", "0"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    assert_eq!(
-        String::from_utf8_lossy(&out.stderr),
-        "millbase: error: --nodes must be at least 1\n"
-    );
+    assert_match_usage_error(&["--nodes", "0"], "--nodes must be at least 1");
 }
