@@ -278,3 +278,60 @@ fn bad_judges_files_and_limits_are_usage_errors() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--movetime"), "{err}");
 }
+
+/// `blunders fit` over Six's positions: every position is accounted for, the held-out samples
+/// are every fifth, the weights come out as Rust with the moving phase's material at 100; bad
+/// options are usage errors.
+#[test]
+fn fit_accounts_for_every_position_and_prints_the_weights() {
+    let (path, text) = positions();
+    let judge = judge_dir().to_str().unwrap();
+    let fit = |extra: &[&str]| {
+        let mut args = vec![
+            "blunders",
+            "fit",
+            "--variant",
+            "six",
+            "--n-move-rule",
+            "100",
+            "--positions",
+            path.to_str().unwrap(),
+            "--judge",
+            judge,
+            "--min-moving-stones",
+            "7",
+        ];
+        args.extend_from_slice(extra);
+        millbase(&args)
+    };
+    let (code, out, err) = fit(&[]);
+    assert_eq!(code, 0, "{err}");
+    let numbers = |line: &str| -> Vec<usize> {
+        line.split(|c: char| !c.is_ascii_digit())
+            .filter_map(|w| w.parse().ok())
+            .collect()
+    };
+    let counts = out.lines().find(|l| l.starts_with("samples:")).unwrap();
+    let n = numbers(counts);
+    // fitted, held out, (every) 5, not quiet, unjudged, in tables.
+    assert_eq!(n.len(), 6, "{counts}");
+    assert_eq!(n[0] + n[1] + n[3] + n[4] + n[5], lines(text).len(), "{out}");
+    assert_eq!(n[1], (n[0] + n[1]) / 5, "{out}");
+    assert_eq!(n[4], 0, "the judge holds the whole game: {out}");
+    let moving = out.lines().find(|l| l.contains("moving: [")).unwrap();
+    let weights: Vec<i32> = moving
+        .trim()
+        .trim_start_matches("moving: [")
+        .trim_end_matches("],")
+        .split(", ")
+        .map(|w| w.parse().unwrap())
+        .collect();
+    assert_eq!(weights.len(), 16, "{moving}");
+    assert_eq!(weights[0], 100, "{moving}");
+
+    let (code, _, err) = fit(&["--holdout", "1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--holdout"), "{err}");
+    let (code, _, err) = fit(&["--ridge", "-1"]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -3,6 +3,8 @@
 //! each and checks it against a judge's tables of the whole game.
 
 use super::CliError;
+
+mod fit;
 use super::common::{
     GameRuleArg, VariantArg, emit, read_position_lines, table_dir, whole, whole_from,
 };
@@ -38,6 +40,9 @@ enum BlundersCommand {
     /// Ask the engine for its move in each position of a file and judge it by the tables of
     /// the whole game: how often it gives away a win or a draw.
     Measure(MeasureArgs),
+    /// Fit the evaluation's weights to the judge's exact values of the quiet positions of a
+    /// file (a logistic regression per phase); prints the fit and the weights as Rust.
+    Fit(fit::FitArgs),
 }
 
 /// Arguments of `millbase blunders sample`.
@@ -123,6 +128,7 @@ pub fn run_blunders(args: &BlundersArgs) -> Result<(), CliError> {
     match &args.command {
         BlundersCommand::Sample(a) => run_sample(a),
         BlundersCommand::Measure(a) => run_measure(a),
+        BlundersCommand::Fit(a) => fit::run_fit(a),
     }
 }
 
@@ -180,7 +186,7 @@ struct Row {
     source: Source,
 }
 
-fn read_positions(
+pub(super) fn read_positions(
     path: &Path,
     v: Variant,
     rules: DrawRules,
@@ -207,33 +213,7 @@ fn run_measure(args: &MeasureArgs) -> Result<(), CliError> {
         ));
     }
     let games = read_positions(&args.positions, v, rules)?;
-    if !args.judge.is_dir() {
-        return Err(CliError::usage(format!(
-            "--judge {}: no such directory",
-            args.judge.display()
-        )));
-    }
-    let judge = Oracle::open(&args.judge, v, rules.n_move);
-    if judge.warm() == 0 {
-        let why = judge.take_warnings().join("; ");
-        return Err(CliError::usage(format!(
-            "--judge {}: no usable tables{}",
-            args.judge.display(),
-            if why.is_empty() {
-                String::new()
-            } else {
-                format!(" ({why})")
-            }
-        )));
-    }
-    if !judge.rule_exact() {
-        return Err(CliError::usage(format!(
-            "--judge {}: its tables are solved under the {}, not the game's {} (give --n-move-rule or tables of the game's rule)",
-            args.judge.display(),
-            judge.rule(),
-            rules.n_move
-        )));
-    }
+    let judge = open_judge(&args.judge, v, rules)?;
     let engine_dir = table_dir(&args.dir, &v);
     let config = EngineConfig {
         use_tables: !args.no_tables,
@@ -328,6 +308,38 @@ fn run_measure(args: &MeasureArgs) -> Result<(), CliError> {
         text_report(args, &report)
     };
     emit(&out)
+}
+
+/// The judge's tables at `path`: usable, and exact under the game's N-move rule.
+pub(super) fn open_judge(path: &Path, v: Variant, rules: DrawRules) -> Result<Oracle, CliError> {
+    if !path.is_dir() {
+        return Err(CliError::usage(format!(
+            "--judge {}: no such directory",
+            path.display()
+        )));
+    }
+    let judge = Oracle::open(path, v, rules.n_move);
+    if judge.warm() == 0 {
+        let why = judge.take_warnings().join("; ");
+        return Err(CliError::usage(format!(
+            "--judge {}: no usable tables{}",
+            path.display(),
+            if why.is_empty() {
+                String::new()
+            } else {
+                format!(" ({why})")
+            }
+        )));
+    }
+    if !judge.rule_exact() {
+        return Err(CliError::usage(format!(
+            "--judge {}: its tables are solved under the {}, not the game's {} (give --n-move-rule or tables of the game's rule)",
+            path.display(),
+            judge.rule(),
+            rules.n_move
+        )));
+    }
+    Ok(judge)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

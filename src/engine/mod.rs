@@ -17,7 +17,8 @@
 pub mod blunders;
 mod choice;
 pub mod display;
-mod eval;
+pub mod eval;
+pub mod fit;
 pub mod game;
 pub mod matches;
 pub mod oracle;
