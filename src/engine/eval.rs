@@ -24,6 +24,11 @@
 //!   **double-threat-against** — at least two of them (one block cannot stop both).
 //! * **running-mills** — a stone of a closed mill that slides to an empty neighbour where it
 //!   closes another mill (each such slide once): a mill that closes on every second move.
+//! * **stone-degree** — the points' neighbours summed over the stones on the board (stones on
+//!   crossings count more than stones in corners).
+//! * **forks** — for a side with stones in hand, the empty points where placing a stone
+//!   makes two lines of two own stones with the third point empty at once (the double
+//!   threat of the next turn).
 //! * **tempo** — 1 (the side to move).
 //!
 //! Flying follows the variant's `fly` option. Finished games (too few stones, no legal move,
@@ -34,7 +39,7 @@ use crate::game::position::Position;
 use crate::game::rules::{Bits, Stalemate, Variant, points};
 
 /// Number of terms of the evaluation.
-pub const FEATURES: usize = 16;
+pub const FEATURES: usize = 18;
 
 /// The terms' names, in the order of [`features`] and [`Weights`].
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -53,6 +58,8 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "threats-against",
     "double-threat-against",
     "running-mills",
+    "stone-degree",
+    "forks",
     "tempo",
 ];
 
@@ -89,11 +96,18 @@ pub const HAND_SET: Weights = Weights {
 };
 
 const HAND_SET_PHASE: [i32; FEATURES] = [
-    100, 0, 18, 8, 8, -160, -100, -55, -25, -10, 0, 250, 0, 0, 0, 5,
+    100, 0, 18, 8, 8, -160, -100, -55, -25, -10, 0, 250, 0, 0, 0, 0, 0, 5,
 ];
 
-/// The engine's weights: fitted by `millbase blunders fit` (docs/runs/eval-fit-2026-12-06.md).
-pub const WEIGHTS: Weights = HAND_SET;
+/// The engine's weights: fitted by `millbase blunders fit` (docs/runs/eval-fit-2026-12-07.md).
+pub const WEIGHTS: Weights = Weights {
+    placing: [
+        143, 321, 170, 159, 69, -6, -87, -122, -79, -52, 72, 0, -90, -73, 122, 19, 84, 158,
+    ],
+    moving: [
+        100, 0, 37, 124, 7, -1, -108, -172, -87, -29, 90, 1, -248, 69, 101, 18, 0, 96,
+    ],
+};
 
 /// The evaluation of a position that is not over, for the side to move, with [`WEIGHTS`].
 #[inline]
@@ -144,8 +158,38 @@ pub fn features(variant: &Variant, pos: &Position) -> [i32; FEATURES] {
     let threats = closable_threats(variant, pos, op).count_ones() as i32;
     f[12] = threats;
     f[13] = i32::from(threats >= 2);
-    f[15] = 1;
+    f[15] = stone_degree(variant, us) - stone_degree(variant, them);
+    for (c, sign) in [(me, 1), (op, -1)] {
+        if pos.in_hand[c] > 0 {
+            f[16] +=
+                sign * fork_points(variant, pos.stones[c], pos.stones[1 - c]).count_ones() as i32;
+        }
+    }
+    f[FEATURES - 1] = 1;
     f
+}
+
+/// The neighbours of the points of `stones`, summed.
+#[inline]
+fn stone_degree(variant: &Variant, stones: Bits) -> i32 {
+    let board = variant.board();
+    points(stones)
+        .map(|p| board.adjacent(p).count_ones() as i32)
+        .sum()
+}
+
+/// The empty points that lie on at least two lines holding one stone of `mine` and none of
+/// `theirs`: a stone placed there makes two lines of two at once.
+fn fork_points(variant: &Variant, mine: Bits, theirs: Bits) -> Bits {
+    let (mut once, mut twice) = (0, 0);
+    for &m in variant.board().mills() {
+        if (m & mine).count_ones() == 1 && m & theirs == 0 {
+            let free = m & !mine;
+            twice |= once & free;
+            once |= free;
+        }
+    }
+    twice
 }
 
 /// Lines with two stones of `mine`, none of `theirs` (so the third point is empty).
@@ -294,12 +338,16 @@ mod tests {
             ("mobile-stones", 1),
             ("threats-against", 0),
             ("running-mills", 0),
+            // d7 has three neighbours, g7 two; b2 two.
+            ("stone-degree", 3),
+            // d7's d6 and d5, g7's g4 and g1, b2's d2, f2, b4 and b6: no point on two lines.
+            ("forks", 0),
             ("tempo", 1),
         ];
         for (name, value) in want {
             assert_eq!(feature(&f, name), value, "{name}");
         }
-        assert_eq!(f.iter().map(|x| x.abs()).sum::<i32>(), 7);
+        assert_eq!(f.iter().map(|x| x.abs()).sum::<i32>(), 10);
         // The hand-set weights: a potential mill, one slide more, black more cramped.
         assert_eq!(
             evaluate_with(&HAND_SET, &v, &pos),
@@ -334,6 +382,25 @@ mod tests {
         let f = features(&v, &pos);
         assert_eq!(feature(&f, "threats-against"), 2);
         assert_eq!(feature(&f, "double-threat-against"), 1);
+    }
+
+    #[test]
+    fn forks_are_points_on_two_lines_of_one_stone() {
+        let v = Variant::standard();
+        // White a7 and g1: g7 lies on a7-d7-g7 and g7-g4-g1, a1 on a7-a4-a1 and a1-d1-g1.
+        let pos = position(&["a7", "g1"], &["d2"], [7, 8], Color::White);
+        assert_eq!(feature(&features(&v, &pos), "forks"), 2);
+        // A black stone on d1 spoils a1's second line.
+        let pos = position(&["a7", "g1"], &["d1"], [7, 8], Color::White);
+        assert_eq!(feature(&features(&v, &pos), "forks"), 1);
+        // Without stones in hand there is nothing to place.
+        let pos = position(
+            &["a7", "g1", "c3"],
+            &["d1", "e3", "c5"],
+            [0, 0],
+            Color::White,
+        );
+        assert_eq!(feature(&features(&v, &pos), "forks"), 0);
     }
 
     #[test]

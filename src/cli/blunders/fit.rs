@@ -29,7 +29,7 @@ pub(super) struct FitArgs {
     #[arg(long, value_name = "N", default_value_t = 11, value_parser = whole::<u32>(), allow_negative_numbers = true)]
     min_moving_stones: u32,
     /// Ridge: this times the squared log-odds weights is added to the loss.
-    #[arg(long, value_name = "X", default_value_t = 1e-5)]
+    #[arg(long, value_name = "X", default_value_t = 1e-3)]
     ridge: f64,
     /// Every Nth sample is held out of the fit and validates it.
     #[arg(long, value_name = "N", default_value_t = 5, value_parser = whole::<usize>(), allow_negative_numbers = true)]
