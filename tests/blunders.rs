@@ -326,7 +326,7 @@ fn fit_accounts_for_every_position_and_prints_the_weights() {
         .split(", ")
         .map(|w| w.parse().unwrap())
         .collect();
-    assert_eq!(weights.len(), 16, "{moving}");
+    assert_eq!(weights.len(), millbase::engine::eval::FEATURES, "{moving}");
     assert_eq!(weights[0], 100, "{moving}");
 
     let (code, _, err) = fit(&["--holdout", "1"]);
