@@ -9,7 +9,10 @@
 //!   played move's result is worse than the best move's, and the moves it lists as keeping
 //!   the result are exactly those of the best result; the counts add up;
 //! * a judge without tables, of another N-move rule, a malformed positions file and a missing
-//!   limit are usage errors (exit 2) that say what is wrong.
+//!   limit are usage errors (exit 2) that say what is wrong;
+//! * `key` writes the judge's value of every legal move of each position (the probe's own
+//!   values), and `measure --key` reports exactly what `measure --judge` does; a key without
+//!   a position, of another rule or damaged is a usage error naming the key's line.
 
 mod common;
 
@@ -333,5 +336,157 @@ fn fit_accounts_for_every_position_and_prints_the_weights() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--holdout"), "{err}");
     let (code, _, err) = fit(&["--ridge", "-1"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+/// Six's answer key for the 150 positions, written once.
+fn key_file() -> &'static Path {
+    static FILE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, path) = FILE.get_or_init(|| {
+        let (positions, _) = positions();
+        let (code, out, err) = millbase(&[
+            "blunders",
+            "key",
+            "--variant",
+            "six",
+            "--positions",
+            positions.to_str().unwrap(),
+            "--judge",
+            judge_dir().to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("six-key.txt");
+        std::fs::write(&path, out).unwrap();
+        (dir, path)
+    });
+    path
+}
+
+#[test]
+fn the_answer_key_holds_the_probes_values_and_judges_as_the_tables_do() {
+    let v = Variant::by_name("six").unwrap();
+    let key = std::fs::read_to_string(key_file()).unwrap();
+    assert!(
+        key.lines()
+            .any(|l| l == "#key variant six n-move-rule 100 distances dtr"),
+        "{key}"
+    );
+    let (_, text) = positions();
+    let fens = lines(text);
+    let entries = lines(&key);
+    assert_eq!(entries.len(), fens.len());
+    let tb = Tablebase::open(judge_dir(), v).unwrap();
+    for (entry, fen) in entries.iter().zip(&fens) {
+        let (position, moves) = entry.split_once('\t').unwrap();
+        assert_eq!(position, *fen);
+        let (pos, info) = parse_position_info(&v, fen).unwrap();
+        let mut want: Vec<String> = tb
+            .move_values_at(&pos, info.counter)
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let value = match m.value.result() {
+                    Value::Win(n) => format!("W{n}"),
+                    Value::Loss(n) => format!("L{n}"),
+                    Value::Draw => "D".to_string(),
+                };
+                format!("{}:{value}", format_move(&v, m.mv))
+            })
+            .collect();
+        let mut got: Vec<&str> = moves.split(' ').collect();
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "{fen}");
+    }
+    let mut by_tables = measure(&["--no-tables", "--depth", "2"]);
+    let (path, _) = positions();
+    let (code, out, err) = millbase(&[
+        "blunders",
+        "measure",
+        "--variant",
+        "six",
+        "--positions",
+        path.to_str().unwrap(),
+        "--key",
+        key_file().to_str().unwrap(),
+        "--json",
+        "--no-tables",
+        "--depth",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mut by_key: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        by_key["total"]["blunders"].as_u64().unwrap() > 0,
+        "{by_key}"
+    );
+    for report in [&mut by_tables, &mut by_key] {
+        let o = report.as_object_mut().unwrap();
+        o.remove("seconds");
+        o.remove("judge");
+    }
+    assert_eq!(by_key, by_tables);
+}
+
+#[test]
+fn keys_that_lack_a_position_or_are_of_other_rules_are_usage_errors() {
+    let (path, _) = positions();
+    let key = std::fs::read_to_string(key_file()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let run = |text: &str, extra: &[&str]| {
+        let file = dir.path().join("key.txt");
+        std::fs::write(&file, text).unwrap();
+        let mut args = vec![
+            "blunders",
+            "measure",
+            "--variant",
+            "six",
+            "--positions",
+            path.to_str().unwrap(),
+            "--key",
+            file.to_str().unwrap(),
+            "--no-tables",
+            "--depth",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        millbase(&args)
+    };
+    let short: String = key.lines().take(40).map(|l| format!("{l}\n")).collect();
+    let (code, _, err) = run(&short, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("has no line for"), "{err}");
+
+    let other_rule = key.replace("n-move-rule 100 distances", "n-move-rule 0 distances");
+    let (code, _, err) = run(&other_rule, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not the game's"), "{err}");
+
+    let headless: String = key
+        .lines()
+        .filter(|l| !l.starts_with("#key"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let (code, _, err) = run(&headless, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("header"), "{err}");
+
+    // A move dropped from a position's line: not the legal moves any more.
+    let first = lines(&key)
+        .into_iter()
+        .find(|l| l.split_once('\t').unwrap().1.contains(' '))
+        .unwrap();
+    let cut = first.rsplit_once(' ').unwrap().0;
+    let (code, _, err) = run(&key.replacen(first, cut, 1), &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("legal moves"), "{err}");
+
+    let damaged = key.replacen(":W", ":Q", 1);
+    let (code, _, err) = run(&damaged, &[]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line") && err.contains("not a value"), "{err}");
+
+    let (code, _, err) = run(&key, &["--judge", judge_dir().to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
 }

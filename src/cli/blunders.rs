@@ -1,16 +1,18 @@
 //! `millbase blunders`: the blunder meter. `sample` draws a fixed set of positions from games;
 //! `measure` asks the engine (with the default tables, other tables, or none) for its move in
-//! each and checks it against a judge's tables of the whole game.
+//! each and checks it against a judge's tables of the whole game, or against an answer key
+//! that `key` wrote from them.
 
 use super::CliError;
 
 mod fit;
+mod key;
 use super::common::{
     GameRuleArg, VariantArg, emit, read_position_lines, table_dir, whole, whole_from,
 };
 use clap::{Args, Subcommand};
 use millbase::engine::blunders::{
-    Counts, Judged, Phase, SampleConfig, Tally, measure, sample_positions,
+    Counts, Judged, Phase, SampleConfig, Tally, judge, judge_moves, measure, sample_positions,
 };
 use millbase::engine::game::{DrawRules, Game};
 use millbase::engine::oracle::Oracle;
@@ -40,6 +42,9 @@ enum BlundersCommand {
     /// Ask the engine for its move in each position of a file and judge it by the tables of
     /// the whole game: how often it gives away a win or a draw.
     Measure(MeasureArgs),
+    /// Write the judge's value of every legal move of each position of a file (an answer
+    /// key, a few hundred KB of text), so that `measure --key` judges without the tables.
+    Key(key::KeyArgs),
     /// Fit the evaluation's weights to the judge's exact values of the quiet positions of a
     /// file (a logistic regression per phase); prints the fit and the weights as Rust.
     Fit(fit::FitArgs),
@@ -79,6 +84,7 @@ struct SampleArgs {
 
 /// Arguments of `millbase blunders measure`.
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("referee").required(true).args(["judge", "key"])))]
 struct MeasureArgs {
     #[command(flatten)]
     variant: VariantArg,
@@ -91,7 +97,11 @@ struct MeasureArgs {
     /// The judge: tables of the whole game (every successor's sector), solved under the
     /// game's N-move rule.
     #[arg(long, value_name = "DIR")]
-    judge: PathBuf,
+    judge: Option<PathBuf>,
+    /// Judge by an answer key instead (written by `millbase blunders key` from the judge's
+    /// tables): it must hold every position of the file.
+    #[arg(long, value_name = "FILE")]
+    key: Option<PathBuf>,
     /// The engine's tables [default: data/<variant>].
     #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
@@ -128,6 +138,7 @@ pub fn run_blunders(args: &BlundersArgs) -> Result<(), CliError> {
     match &args.command {
         BlundersCommand::Sample(a) => run_sample(a),
         BlundersCommand::Measure(a) => run_measure(a),
+        BlundersCommand::Key(a) => key::run_key(a),
         BlundersCommand::Fit(a) => fit::run_fit(a),
     }
 }
@@ -213,7 +224,18 @@ fn run_measure(args: &MeasureArgs) -> Result<(), CliError> {
         ));
     }
     let games = read_positions(&args.positions, v, rules)?;
-    let judge = open_judge(&args.judge, v, rules)?;
+    let referee = match (&args.judge, &args.key) {
+        (Some(dir), _) => Referee::Tables(open_judge(dir, v, rules)?),
+        (None, Some(file)) => Referee::Key(key::load_key(file, v, rules)?),
+        (None, None) => return Err(CliError::usage("give --judge DIR or --key FILE")),
+    };
+    let judge_position = |game: &Game, played| match &referee {
+        Referee::Tables(oracle) => judge(oracle, game, played),
+        Referee::Key(k) => k
+            .values
+            .get(&(*game.position(), game.counter()))
+            .and_then(|values| judge_moves(values, played)),
+    };
     let engine_dir = table_dir(&args.dir, &v);
     let config = EngineConfig {
         use_tables: !args.no_tables,
@@ -241,7 +263,7 @@ fn run_measure(args: &MeasureArgs) -> Result<(), CliError> {
                     let Some((line, text, game)) = games.get(i) else {
                         break;
                     };
-                    let Some(m) = measure(&mut engine, &judge, game, &limits) else {
+                    let Some(m) = measure(&mut engine, judge_position, game, &limits) else {
                         continue;
                     };
                     match m.judged {
@@ -265,13 +287,23 @@ fn run_measure(args: &MeasureArgs) -> Result<(), CliError> {
     let mut unjudged = unjudged.into_inner().unwrap_or_else(|p| p.into_inner());
     unjudged.sort_unstable();
     if !unjudged.is_empty() {
-        return Err(CliError::usage(format!(
-            "--judge {} cannot value every move of {} (line {}{}): the judge needs the tables of every sector the positions reach",
-            args.judge.display(),
+        let which = format!(
+            "{} of {} (line {}{})",
             super::common::count(unjudged.len() as u64, "position", "positions"),
+            args.positions.display(),
             unjudged[0],
             if unjudged.len() > 1 { ", ..." } else { "" }
-        )));
+        );
+        return Err(CliError::usage(match &referee {
+            Referee::Tables(_) => format!(
+                "--judge {} cannot value every move of {which}: the judge needs the tables of every sector the positions reach",
+                referee.name(args)
+            ),
+            Referee::Key(_) => format!(
+                "--key {} has no line for {which} (a key of another positions file?)",
+                referee.name(args)
+            ),
+        }));
     }
     for w in warnings.into_inner().unwrap_or_else(|p| p.into_inner()) {
         eprintln!("millbase: warning: {w}");
@@ -300,7 +332,11 @@ fn run_measure(args: &MeasureArgs) -> Result<(), CliError> {
         blunders,
         engine: engine_text,
         elapsed,
-        dtr: judge.distances_are_dtr(),
+        dtr: match &referee {
+            Referee::Tables(oracle) => oracle.distances_are_dtr(),
+            Referee::Key(k) => k.header.dtr,
+        },
+        judge: referee.name(args),
     };
     let out = if args.json {
         json_report(args, &report)
@@ -308,6 +344,27 @@ fn run_measure(args: &MeasureArgs) -> Result<(), CliError> {
         text_report(args, &report)
     };
     emit(&out)
+}
+
+/// What judges the engine's moves.
+enum Referee {
+    /// The whole game's tables.
+    Tables(Oracle),
+    /// An answer key written from them.
+    Key(key::LoadedKey),
+}
+
+impl Referee {
+    /// The directory or file given.
+    fn name(&self, args: &MeasureArgs) -> String {
+        let path = match self {
+            Referee::Tables(_) => &args.judge,
+            Referee::Key(_) => &args.key,
+        };
+        path.as_deref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
+    }
 }
 
 /// The judge's tables at `path`: usable, and exact under the game's N-move rule.
@@ -382,6 +439,8 @@ struct Report<'a> {
     elapsed: Duration,
     /// The judge's distances are DTR.
     dtr: bool,
+    /// The judge's tables or key, as given.
+    judge: String,
 }
 
 fn text_report(args: &MeasureArgs, r: &Report) -> String {
@@ -390,7 +449,7 @@ fn text_report(args: &MeasureArgs, r: &Report) -> String {
         "blunder meter: {} positions of {}; engine: {engine}; judge: {}; {:.1} s\n\n",
         tally.total(None).positions,
         args.positions.display(),
-        args.judge.display(),
+        r.judge,
         elapsed.as_secs_f64()
     );
     let _ = writeln!(
@@ -501,7 +560,7 @@ fn json_report(args: &MeasureArgs, r: &Report) -> String {
         "{}\n",
         serde_json::json!({
             "positions_file": args.positions.display().to_string(),
-            "judge": args.judge.display().to_string(),
+            "judge": r.judge,
             "engine": engine,
             "seconds": elapsed.as_secs_f64(),
             "groups": groups,

@@ -376,13 +376,19 @@ pub fn read_position_lines(
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let (head, moves) = match line.split_once(" moves ") {
-            Some((h, m)) => (h, m.split_whitespace().collect::<Vec<_>>()),
-            None => (line, Vec::new()),
-        };
-        let game = Game::from_text(v, rules, head, &moves)
+        let game = parse_position_line(v, rules, line)
             .map_err(|e| CliError::usage(format!("{} line {}: {e}", path.display(), i + 1)))?;
         games.push((i + 1, line.to_string(), game));
     }
     Ok(games)
+}
+
+/// The game of one position line (`startpos` or a Sanmill position string, optionally followed
+/// by `moves ...`), as [`read_position_lines`] reads it.
+pub fn parse_position_line(v: Variant, rules: DrawRules, line: &str) -> Result<Game, String> {
+    let (head, moves) = match line.split_once(" moves ") {
+        Some((h, m)) => (h, m.split_whitespace().collect::<Vec<_>>()),
+        None => (line, Vec::new()),
+    };
+    Game::from_text(v, rules, head, &moves).map_err(|e| e.to_string())
 }

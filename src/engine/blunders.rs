@@ -6,7 +6,8 @@
 //! games and the engine's own games, with random first moves), and [`judge`] classifies one
 //! move of a position by a judge's tables (an [`Oracle`] over tables that cover every
 //! successor and are exact under the game's N-move rule). [`Tally`] sums the verdicts by
-//! phase and stones on the board.
+//! phase and stones on the board. An [`answer_key`](super::answer_key) keeps the judge's
+//! values of a fixed set as text, to judge without the tables.
 
 use super::game::{DrawRules, Game};
 use super::matches::Rng;
@@ -16,6 +17,7 @@ use crate::game::movegen::{Convention, legal_moves};
 use crate::game::position::{Move, Position};
 use crate::game::rules::Variant;
 use crate::game::value::Value;
+use crate::probe::MoveValue;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::AtomicBool;
 
@@ -121,7 +123,12 @@ pub struct Judged {
 /// The judge's verdict on `played` in `game`'s current position: `None` when the judge's
 /// tables lack a successor's sector, or `played` is not a legal (combined) move there.
 pub fn judge(judge: &Oracle, game: &Game, played: Move) -> Option<Judged> {
-    let values = judge.move_values(game.position(), game.counter())?;
+    judge_moves(&judge.move_values(game.position(), game.counter())?, played)
+}
+
+/// The verdict on `played` given the value of every legal move of the position (the judge's
+/// [`Oracle::move_values`], or an answer key's): `None` when `played` is not among them.
+pub fn judge_moves(values: &[MoveValue], played: Move) -> Option<Judged> {
     let best = values.iter().map(|m| result(m.value)).max()?;
     let played_value = values.iter().find(|m| m.mv == played)?.value;
     let value = values
@@ -253,10 +260,11 @@ pub struct Measured {
 }
 
 /// Ask `engine` (its transposition table cleared first: each position on its own) for its
-/// move in `game` within `limits`, and judge it. `None` when the game is over.
+/// move in `game` within `limits`, and judge it with `judge` (such as [`judge`] over an
+/// oracle, or [`judge_moves`] over an answer key's values). `None` when the game is over.
 pub fn measure(
     engine: &mut Engine,
-    judge_oracle: &Oracle,
+    judge: impl Fn(&Game, Move) -> Option<Judged>,
     game: &Game,
     limits: &Limits,
 ) -> Option<Measured> {
@@ -264,7 +272,7 @@ pub fn measure(
     let decision = engine.think(game, limits, &AtomicBool::new(false));
     let played = decision.full?;
     Some(Measured {
-        judged: judge(judge_oracle, game, played),
+        judged: judge(game, played),
         source: decision.source,
     })
 }

@@ -14,6 +14,7 @@
 //! (`wtime`/`btime`/`winc`/`binc`/`movestogo`), or `infinite` (until stopped). With none of
 //! them, the search uses [`DEFAULT_BUDGET`] (1 s). Table answers take no search time.
 
+pub mod answer_key;
 pub mod blunders;
 mod choice;
 pub mod display;
