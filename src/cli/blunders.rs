@@ -225,7 +225,7 @@ fn run_measure(args: &MeasureArgs) -> Result<(), CliError> {
     }
     let games = read_positions(&args.positions, v, rules)?;
     let referee = match (&args.judge, &args.key) {
-        (Some(dir), _) => Referee::Tables(open_judge(dir, v, rules)?),
+        (Some(dir), _) => Referee::Tables(Box::new(open_judge(dir, v, rules)?)),
         (None, Some(file)) => Referee::Key(key::load_key(file, v, rules)?),
         (None, None) => return Err(CliError::usage("give --judge DIR or --key FILE")),
     };
@@ -349,7 +349,7 @@ fn run_measure(args: &MeasureArgs) -> Result<(), CliError> {
 /// What judges the engine's moves.
 enum Referee {
     /// The whole game's tables.
-    Tables(Oracle),
+    Tables(Box<Oracle>),
     /// An answer key written from them.
     Key(key::LoadedKey),
 }
