@@ -12,7 +12,8 @@
 //!   limit are usage errors (exit 2) that say what is wrong;
 //! * `key` writes the judge's value of every legal move of each position (the probe's own
 //!   values), and `measure --key` reports exactly what `measure --judge` does; a key without
-//!   a position, of another rule or damaged is a usage error naming the key's line.
+//!   a position, of another rule or damaged is a usage error naming the key's line; the
+//!   committed key of the standard game's fixed set covers each of its positions.
 
 mod common;
 
@@ -489,4 +490,35 @@ fn keys_that_lack_a_position_or_are_of_other_rules_are_usage_errors() {
 
     let (code, _, err) = run(&key, &["--judge", judge_dir().to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
+}
+
+/// The committed key of the standard game's fixed set covers every one of its 2,000 positions
+/// with exactly the legal moves (else `measure` refuses it), and says what the judge said of
+/// them: 980 positions where some move gives the result away, 725 won, 717 drawn.
+#[test]
+fn the_fixed_sets_key_covers_every_position() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/fixtures/blunders");
+    let (code, out, err) = millbase(&[
+        "blunders",
+        "measure",
+        "--positions",
+        root.join("std-2000.txt").to_str().unwrap(),
+        "--key",
+        root.join("std-2000-key.txt").to_str().unwrap(),
+        "--no-tables",
+        "--depth",
+        "1",
+        "-j",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let total = &report["total"];
+    assert_eq!(total["positions"], 2000);
+    assert_eq!(total["critical"], 980);
+    assert_eq!(
+        (total["won"].as_u64(), total["drawn"].as_u64()),
+        (Some(725), Some(717))
+    );
 }
