@@ -58,14 +58,14 @@ pub fn format_header(variant: &Variant, header: KeyHeader) -> String {
     )
 }
 
-/// Read a header line: `None` when `line` is not one (it does not start with `#key`); the
+/// Read a header line: `None` when `line` is not one (it does not start with `#key `); the
 /// variant's label and the header otherwise.
 ///
 /// # Errors
 ///
 /// A `#key` line that is not shaped like [`format_header`]'s.
 pub fn parse_header(line: &str) -> Option<Result<(String, KeyHeader), KeyError>> {
-    let rest = line.strip_prefix("#key")?;
+    let rest = line.strip_prefix("#key ")?;
     let words: Vec<&str> = rest.split_whitespace().collect();
     let bad = || {
         KeyError(format!(
@@ -194,6 +194,7 @@ mod tests {
             Some(Ok((v.label().to_string(), header)))
         );
         assert_eq!(parse_header("# a comment"), None);
+        assert_eq!(parse_header("#keyboard"), None);
         assert!(matches!(parse_header("#key variant std"), Some(Err(_))));
         assert!(matches!(
             parse_header("#key variant std n-move-rule x distances dtr"),
