@@ -117,7 +117,8 @@ fn sample_draws_distinct_legal_positions_reproducibly() {
     assert_ne!(lines(&other), fens, "another seed gives other positions");
 }
 
-fn measure(extra: &[&str]) -> serde_json::Value {
+/// `blunders measure` of Six's positions judged by `referee` (`--judge DIR` or `--key FILE`).
+fn run_measure(referee: [&str; 2], extra: &[&str]) -> (i32, String, String) {
     let (path, _) = positions();
     let mut args = vec![
         "blunders",
@@ -126,14 +127,22 @@ fn measure(extra: &[&str]) -> serde_json::Value {
         "six",
         "--positions",
         path.to_str().unwrap(),
-        "--judge",
-        judge_dir().to_str().unwrap(),
-        "--json",
     ];
+    args.extend_from_slice(&referee);
     args.extend_from_slice(extra);
-    let (code, out, err) = millbase(&args);
+    millbase(&args)
+}
+
+/// The JSON report of `measure` judged by `referee`.
+fn measure_by(referee: [&str; 2], extra: &[&str]) -> serde_json::Value {
+    let (code, out, err) = run_measure(referee, &[&["--json"], extra].concat());
     assert_eq!(code, 0, "{err}");
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+/// The JSON report of `measure` judged by the whole game's tables.
+fn measure(extra: &[&str]) -> serde_json::Value {
+    measure_by(["--judge", judge_dir().to_str().unwrap()], extra)
 }
 
 #[test]
@@ -401,23 +410,10 @@ fn the_answer_key_holds_the_probes_values_and_judges_as_the_tables_do() {
         assert_eq!(got, want, "{fen}");
     }
     let mut by_tables = measure(&["--no-tables", "--depth", "2"]);
-    let (path, _) = positions();
-    let (code, out, err) = millbase(&[
-        "blunders",
-        "measure",
-        "--variant",
-        "six",
-        "--positions",
-        path.to_str().unwrap(),
-        "--key",
-        key_file().to_str().unwrap(),
-        "--json",
-        "--no-tables",
-        "--depth",
-        "2",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let mut by_key: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut by_key = measure_by(
+        ["--key", key_file().to_str().unwrap()],
+        &["--no-tables", "--depth", "2"],
+    );
     assert!(
         by_key["total"]["blunders"].as_u64().unwrap() > 0,
         "{by_key}"
@@ -432,27 +428,16 @@ fn the_answer_key_holds_the_probes_values_and_judges_as_the_tables_do() {
 
 #[test]
 fn keys_that_lack_a_position_or_are_of_other_rules_are_usage_errors() {
-    let (path, _) = positions();
     let key = std::fs::read_to_string(key_file()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let run = |text: &str, extra: &[&str]| {
         let file = dir.path().join("key.txt");
         std::fs::write(&file, text).unwrap();
-        let mut args = vec![
-            "blunders",
-            "measure",
-            "--variant",
-            "six",
-            "--positions",
-            path.to_str().unwrap(),
-            "--key",
-            file.to_str().unwrap(),
-            "--no-tables",
-            "--depth",
-            "1",
-        ];
-        args.extend_from_slice(extra);
-        millbase(&args)
+        let limits = ["--no-tables", "--depth", "1"];
+        run_measure(
+            ["--key", file.to_str().unwrap()],
+            &[&limits[..], extra].concat(),
+        )
     };
     let short: String = key.lines().take(40).map(|l| format!("{l}\n")).collect();
     let (code, _, err) = run(&short, &[]);

@@ -46,8 +46,59 @@ enum BlundersCommand {
     /// key, a few hundred KB of text), so that `measure --key` judges without the tables.
     Key(key::KeyArgs),
     /// Fit the evaluation's weights to the judge's exact values of the quiet positions of a
-    /// file (a logistic regression per phase); prints the fit and the weights as Rust.
+    /// file (a logistic regression per phase); prints the fit and the weights as Rust. Keep
+    /// its positions apart from those the meter measures.
     Fit(fit::FitArgs),
+}
+
+/// The arguments `key` and `fit` share: a positions file and the judge's tables.
+#[derive(Debug, Args)]
+pub(super) struct JudgedPositions {
+    #[command(flatten)]
+    variant: VariantArg,
+    #[command(flatten)]
+    n_move_rule: GameRuleArg,
+    /// The positions, one per line (as for `measure`; `blunders sample` draws them).
+    #[arg(long, value_name = "FILE")]
+    positions: PathBuf,
+    /// The judge: tables of the whole game (every successor's sector), solved under the
+    /// game's N-move rule.
+    #[arg(long, value_name = "DIR")]
+    judge: PathBuf,
+}
+
+/// [`JudgedPositions`] read: the variant, its draw rules, the positions and the judge.
+pub(super) struct Judging {
+    /// The variant.
+    pub v: Variant,
+    /// Its draw rules (the N-move rule given).
+    pub rules: DrawRules,
+    /// The positions: line number, text, game.
+    pub games: Vec<(usize, String, Game)>,
+    /// The judge's tables.
+    pub judge: Oracle,
+}
+
+impl JudgedPositions {
+    /// Read the positions and open the judge.
+    pub(super) fn open(&self) -> Result<Judging, CliError> {
+        let v = self.variant.get()?;
+        let rules = self.n_move_rule.rules(&v);
+        Ok(Judging {
+            v,
+            rules,
+            games: read_positions(&self.positions, v, rules)?,
+            judge: open_judge(&self.judge, v, rules)?,
+        })
+    }
+}
+
+/// The error of a judge without the tables of every successor of some positions (`which`).
+pub(super) fn judge_lacks_tables(judge: &Path, which: &str) -> CliError {
+    CliError::usage(format!(
+        "--judge {} cannot value every move of {which}: the judge needs the tables of every sector the positions reach",
+        judge.display()
+    ))
 }
 
 /// Arguments of `millbase blunders sample`.
@@ -224,9 +275,15 @@ fn run_measure(args: &MeasureArgs) -> Result<(), CliError> {
         ));
     }
     let games = read_positions(&args.positions, v, rules)?;
-    let referee = match (&args.judge, &args.key) {
-        (Some(dir), _) => Referee::Tables(Box::new(open_judge(dir, v, rules)?)),
-        (None, Some(file)) => Referee::Key(key::load_key(file, v, rules)?),
+    let (referee, judge_name) = match (&args.judge, &args.key) {
+        (Some(dir), _) => (
+            Referee::Tables(Box::new(open_judge(dir, v, rules)?)),
+            dir.display().to_string(),
+        ),
+        (None, Some(file)) => (
+            Referee::Key(key::load_key(file, v, rules)?),
+            file.display().to_string(),
+        ),
         (None, None) => return Err(CliError::usage("give --judge DIR or --key FILE")),
     };
     let judge_position = |game: &Game, played| match &referee {
@@ -294,16 +351,12 @@ fn run_measure(args: &MeasureArgs) -> Result<(), CliError> {
             unjudged[0],
             if unjudged.len() > 1 { ", ..." } else { "" }
         );
-        return Err(CliError::usage(match &referee {
-            Referee::Tables(_) => format!(
-                "--judge {} cannot value every move of {which}: the judge needs the tables of every sector the positions reach",
-                referee.name(args)
-            ),
-            Referee::Key(_) => format!(
-                "--key {} has no line for {which} (a key of another positions file?)",
-                referee.name(args)
-            ),
-        }));
+        return Err(match &referee {
+            Referee::Tables(_) => judge_lacks_tables(Path::new(&judge_name), &which),
+            Referee::Key(_) => CliError::usage(format!(
+                "--key {judge_name} has no line for {which} (a key of another positions file?)"
+            )),
+        });
     }
     for w in warnings.into_inner().unwrap_or_else(|p| p.into_inner()) {
         eprintln!("millbase: warning: {w}");
@@ -336,7 +389,7 @@ fn run_measure(args: &MeasureArgs) -> Result<(), CliError> {
             Referee::Tables(oracle) => oracle.distances_are_dtr(),
             Referee::Key(k) => k.header.dtr,
         },
-        judge: referee.name(args),
+        judge: judge_name,
     };
     let out = if args.json {
         json_report(args, &report)
@@ -352,19 +405,6 @@ enum Referee {
     Tables(Box<Oracle>),
     /// An answer key written from them.
     Key(key::LoadedKey),
-}
-
-impl Referee {
-    /// The directory or file given.
-    fn name(&self, args: &MeasureArgs) -> String {
-        let path = match self {
-            Referee::Tables(_) => &args.judge,
-            Referee::Key(_) => &args.key,
-        };
-        path.as_deref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default()
-    }
 }
 
 /// The judge's tables at `path`: usable, and exact under the game's N-move rule.

@@ -1,29 +1,19 @@
 //! `millbase blunders fit`: fit the evaluation's weights to a judge's exact values
 //! (millbase::engine::fit), and print the fit next to the engine's weights.
 
-use super::{open_judge, read_positions};
+use super::{JudgedPositions, Judging};
 use crate::cli::CliError;
-use crate::cli::common::{GameRuleArg, VariantArg, emit, whole};
+use crate::cli::common::{emit, whole};
 use clap::Args;
 use millbase::engine::eval::{FEATURE_NAMES, FEATURES, HAND_SET, WEIGHTS, Weights};
 use millbase::engine::fit::{Sample, Skip, best_scale, fit, sample_of, to_weights};
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 /// Arguments of `millbase blunders fit`.
 #[derive(Debug, Args)]
 pub(super) struct FitArgs {
     #[command(flatten)]
-    variant: VariantArg,
-    #[command(flatten)]
-    n_move_rule: GameRuleArg,
-    /// The positions, one per line (as for `measure`; `blunders sample` draws them). Keep
-    /// them apart from the positions the meter measures.
-    #[arg(long, value_name = "FILE")]
-    positions: PathBuf,
-    /// The judge: tables of the whole game, solved under the game's N-move rule.
-    #[arg(long, value_name = "DIR")]
-    judge: PathBuf,
+    input: JudgedPositions,
     /// Moving-phase positions with fewer stones on the board are left out: the engine's
     /// tables answer there, the evaluation never does (the default set has at most 10).
     #[arg(long, value_name = "N", default_value_t = 11, value_parser = whole::<u32>(), allow_negative_numbers = true)]
@@ -38,16 +28,13 @@ pub(super) struct FitArgs {
 
 /// `millbase blunders fit`.
 pub(super) fn run_fit(args: &FitArgs) -> Result<(), CliError> {
-    let v = args.variant.get()?;
-    let rules = args.n_move_rule.rules(&v);
     if !(args.ridge >= 0.0 && args.ridge.is_finite()) {
         return Err(CliError::usage("--ridge must be a number of at least 0"));
     }
     if args.holdout < 2 {
         return Err(CliError::usage("--holdout must be at least 2"));
     }
-    let games = read_positions(&args.positions, v, rules)?;
-    let judge = open_judge(&args.judge, v, rules)?;
+    let Judging { games, judge, .. } = args.input.open()?;
     let (mut train, mut check) = (Vec::new(), Vec::new());
     let (mut not_quiet, mut unjudged, mut in_tables) = (0, 0, 0);
     for (_, _, game) in &games {
@@ -73,7 +60,7 @@ pub(super) fn run_fit(args: &FitArgs) -> Result<(), CliError> {
     if train.is_empty() || check.is_empty() {
         return Err(CliError::usage(format!(
             "{}: no quiet positions the judge values (too few positions?)",
-            args.positions.display()
+            args.input.positions.display()
         )));
     }
     let logit = fit(&train, args.ridge);
@@ -86,8 +73,8 @@ pub(super) fn run_fit(args: &FitArgs) -> Result<(), CliError> {
         "eval fit: {} positions of {}; judge {}\n\
          samples: {} fitted, {} held out (every {}th); left out: {} not quiet, {} unjudged, {} in the engine's tables\n",
         games.len(),
-        args.positions.display(),
-        args.judge.display(),
+        args.input.positions.display(),
+        args.input.judge.display(),
         train.len(),
         check.len(),
         args.holdout,

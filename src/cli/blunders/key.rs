@@ -2,9 +2,9 @@
 //! file (millbase::engine::answer_key), so that `measure --key` judges without the tables; and
 //! the reading of such a key.
 
-use super::{open_judge, read_positions};
+use super::{JudgedPositions, Judging, judge_lacks_tables};
 use crate::cli::CliError;
-use crate::cli::common::{GameRuleArg, VariantArg, emit, parse_position_line};
+use crate::cli::common::{emit, parse_position_line};
 use clap::Args;
 use millbase::engine::answer_key::{
     KeyHeader, format_header, format_move_values, parse_header, parse_move_values,
@@ -14,36 +14,30 @@ use millbase::movegen::{Convention, legal_moves};
 use millbase::{MoveValue, Position, Variant};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Arguments of `millbase blunders key`.
 #[derive(Debug, Args)]
 pub(super) struct KeyArgs {
     #[command(flatten)]
-    variant: VariantArg,
-    #[command(flatten)]
-    n_move_rule: GameRuleArg,
-    /// The positions, one per line (as for `measure`).
-    #[arg(long, value_name = "FILE")]
-    positions: PathBuf,
-    /// The judge: tables of the whole game (every successor's sector), solved under the
-    /// game's N-move rule.
-    #[arg(long, value_name = "DIR")]
-    judge: PathBuf,
+    input: JudgedPositions,
 }
 
 /// `millbase blunders key`: the key on standard output.
 pub(super) fn run_key(args: &KeyArgs) -> Result<(), CliError> {
-    let v = args.variant.get()?;
-    let rules = args.n_move_rule.rules(&v);
-    let games = read_positions(&args.positions, v, rules)?;
-    let judge = open_judge(&args.judge, v, rules)?;
+    let Judging {
+        v,
+        rules,
+        games,
+        judge,
+    } = args.input.open()?;
+    let positions = &args.input.positions;
     let header = KeyHeader {
         n_move: rules.n_move,
         dtr: judge.distances_are_dtr(),
     };
-    let name = args.positions.file_name().map_or_else(
-        || args.positions.display().to_string(),
+    let name = positions.file_name().map_or_else(
+        || positions.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
     let mut text = format!(
@@ -63,11 +57,10 @@ pub(super) fn run_key(args: &KeyArgs) -> Result<(), CliError> {
         let values = judge
             .move_values(game.position(), game.counter())
             .ok_or_else(|| {
-                CliError::usage(format!(
-                    "--judge {} cannot value every move of {} line {line}: the judge needs the tables of every sector the positions reach",
-                    args.judge.display(),
-                    args.positions.display()
-                ))
+                judge_lacks_tables(
+                    &args.input.judge,
+                    &format!("{} line {line}", positions.display()),
+                )
             })?;
         let _ = writeln!(text, "{position}\t{}", format_move_values(&v, &values));
     }
